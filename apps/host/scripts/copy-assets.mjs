@@ -1,0 +1,20 @@
+// Copies the model-facing tool descriptions (src/**/*.md) next to the compiled code.
+import { cpSync, readdirSync, statSync, mkdirSync } from "node:fs";
+import { join, dirname, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const src = join(root, "src");
+const walk = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === "generated") continue;
+    if (statSync(p).isDirectory()) walk(p);
+    else if (name.endsWith(".md") && name !== "README.md") {
+      const out = join(root, "dist", relative(src, p));
+      mkdirSync(dirname(out), { recursive: true });
+      cpSync(p, out);
+    }
+  }
+};
+walk(src);
