@@ -1,0 +1,79 @@
+import { z } from "zod";
+import type { ErrorInfo } from "@seam/shared";
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolContext {
+  /** Aborted on stop, timeout or session dispose. */
+  signal: AbortSignal;
+  sessionId: string;
+  /** Canonical absolute workspace directory of the calling session. */
+  workspace: string;
+  callId: string;
+}
+
+/** What a tool returns: the canonical JSON for programs and the UI, and the text the model sees. */
+export interface ToolResult {
+  canonical: unknown;
+  rendered: string;
+  /** A tool-reported failure (e.g. MCP `isError`): recorded as a failed call, still shown to the model. */
+  error?: ErrorInfo;
+}
+
+export type ParseResult = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** A model-facing tool (CORE-11). */
+export interface ToolDef {
+  name: string;
+  description: string;
+  /** Which capability owns it ("workspace", "web", "mcp", …). */
+  capability: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  /** Extra prompt guidance, appended to the description the model sees. */
+  guidance?: string;
+  timeoutMs?: number;
+  readOnly: boolean;
+  approval: "auto" | "ask";
+  /** Validates model-supplied arguments; the message is shown to the model. */
+  parse(args: unknown): ParseResult;
+  run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Formats zod issues so a model can fix its call. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`)
+    .join("; ");
+}
+
+/** Defines a tool from a zod schema: JSON schema for the model, zod for validation. */
+export function defineTool<S extends z.ZodType>(def: {
+  name: string;
+  description: string;
+  capability: string;
+  input: S;
+  guidance?: string;
+  timeoutMs?: number;
+  readOnly?: boolean;
+  approval?: "auto" | "ask";
+  run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}): ToolDef {
+  const inputSchema = z.toJSONSchema(def.input, { io: "input" }) as JsonSchema;
+  delete inputSchema.$schema;
+  return {
+    name: def.name,
+    description: def.description,
+    capability: def.capability,
+    inputSchema,
+    guidance: def.guidance,
+    timeoutMs: def.timeoutMs,
+    readOnly: def.readOnly ?? true,
+    approval: def.approval ?? "auto",
+    parse(args) {
+      const r = def.input.safeParse(args);
+      return r.success ? { ok: true, value: r.data } : { ok: false, message: describeIssues(r.error) };
+    },
+    run: (args, ctx) => def.run(args as z.output<S>, ctx),
+  };
+}

@@ -1,0 +1,8 @@
+export { ErrorKind, ErrorInfo } from "./errors.js";
+export {
+  SessionId, SessionCreateInput, SessionRenameInput, SessionRef, SessionSendInput, SessionCallToolInput,
+  TurnStatus, SessionInfo, TurnInfo, ToolCallStatus, MessageItem, ToolCallItem, FactItem, TimelineItem, SessionDetail,
+} from "./session.js";
+export type { SessionEvent } from "./session.js";
+export { ToolInfo, ToolListInput } from "./tools.js";
+export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";

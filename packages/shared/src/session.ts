@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { ErrorInfo } from "./errors.js";
+
+export const SessionId = z.string().min(1).max(64);
+
+export const SessionCreateInput = z.object({
+  title: z.string().trim().max(200).optional(),
+  /** Absolute path of an existing directory on the host machine. */
+  workspace: z.string().trim().min(1, "Choose a workspace folder").max(4096),
+});
+export type SessionCreateInput = z.infer<typeof SessionCreateInput>;
+
+export const SessionRenameInput = z.object({ id: SessionId, title: z.string().trim().min(1).max(200) });
+export const SessionRef = z.object({ id: SessionId });
+
+export const SessionSendInput = z.object({
+  sessionId: SessionId,
+  text: z.string().min(1, "Message is empty").max(200_000),
+});
+export type SessionSendInput = z.infer<typeof SessionSendInput>;
+
+export const SessionCallToolInput = z.object({
+  sessionId: SessionId,
+  name: z.string().min(1).max(200),
+  args: z.record(z.string(), z.unknown()),
+});
+export type SessionCallToolInput = z.infer<typeof SessionCallToolInput>;
+
+export const TurnStatus = z.enum(["running", "completed", "stopped", "failed", "interrupted"]);
+export type TurnStatus = z.infer<typeof TurnStatus>;
+
+export const SessionInfo = z.object({
+  id: z.string(),
+  title: z.string(),
+  workspace: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  running: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const TurnInfo = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  status: TurnStatus,
+  steps: z.number().int(),
+  /** Why the turn ended when it did not complete normally. */
+  reason: z.string().nullable(),
+  mode: z.enum(["model", "direct"]),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type TurnInfo = z.infer<typeof TurnInfo>;
+
+export const ToolCallStatus = z.enum(["running", "ok", "error", "cancelled"]);
+export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
+
+const ItemBase = z.object({ id: z.string(), seq: z.number().int(), turnId: z.string().nullable(), createdAt: z.string() });
+
+export const MessageItem = ItemBase.extend({
+  kind: z.literal("message"),
+  role: z.enum(["user", "assistant"]),
+  text: z.string(),
+  /** `streaming` only while a turn writes it; `interrupted` if the turn ended mid-stream. */
+  state: z.enum(["streaming", "complete", "interrupted"]),
+});
+export type MessageItem = z.infer<typeof MessageItem>;
+
+export const ToolCallItem = ItemBase.extend({
+  kind: z.literal("tool_call"),
+  callId: z.string(),
+  name: z.string(),
+  args: z.unknown(),
+  status: ToolCallStatus,
+  /** The full JSON result as the capability produced it. */
+  canonical: z.unknown().nullable(),
+  /** The text the model saw. */
+  rendered: z.string().nullable(),
+  error: ErrorInfo.nullable(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type ToolCallItem = z.infer<typeof ToolCallItem>;
+
+export const FactItem = ItemBase.extend({
+  kind: z.literal("fact"),
+  factKind: z.string(),
+  /** The text the model saw, if any. */
+  text: z.string(),
+  payload: z.unknown().nullable(),
+});
+export type FactItem = z.infer<typeof FactItem>;
+
+export const TimelineItem = z.discriminatedUnion("kind", [MessageItem, ToolCallItem, FactItem]);
+export type TimelineItem = z.infer<typeof TimelineItem>;
+
+export const SessionDetail = z.object({ session: SessionInfo, items: z.array(TimelineItem), turns: z.array(TurnInfo) });
+export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** Live events of one session, streamed over SSE. */
+export type SessionEvent =
+  | { type: "item"; item: TimelineItem }
+  | { type: "delta"; itemId: string; text: string }
+  | { type: "turn"; turn: TurnInfo }
+  | { type: "session"; session: SessionInfo };

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+export const ModelProvider = z.enum(["none", "openai-compatible", "anthropic"]);
+export type ModelProvider = z.infer<typeof ModelProvider>;
+
+const envName = z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use an environment variable name like DEEPSEEK_API_KEY");
+
+/** Model settings as stored: never the key itself, only where to find it. */
+export const ModelSettings = z.object({
+  provider: ModelProvider,
+  baseURL: z.url({ protocol: /^https?$/, error: "Base URL must be an http(s) URL" }).optional(),
+  model: z.string().trim().max(200).optional(),
+  /** Name of the env var (or secrets-file key) holding the API key. */
+  apiKeyEnv: envName.optional(),
+  maxSteps: z.number().int().min(1).max(200).default(25),
+}).superRefine((v, ctx) => {
+  if (v.provider !== "none" && !v.model) ctx.addIssue({ code: "custom", path: ["model"], message: "Model id is required" });
+});
+export type ModelSettings = z.infer<typeof ModelSettings>;
+
+export const ModelStatus = z.object({
+  settings: ModelSettings,
+  /** `direct` when no model is configured: the user runs tools by hand. */
+  mode: z.enum(["model", "direct"]),
+  /** Where the key comes from, e.g. "env DEEPSEEK_API_KEY", or null when none was found. */
+  keySource: z.string().nullable(),
+  problem: z.string().nullable(),
+});
+export type ModelStatus = z.infer<typeof ModelStatus>;
+
+export const CapabilityRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  codePresent: z.boolean(),
+  configured: z.boolean(),
+  visible: z.boolean(),
+  ready: z.boolean(),
+  /** Why a flag is false, in words. */
+  note: z.string().nullable(),
+  tools: z.array(z.string()),
+});
+export type CapabilityRow = z.infer<typeof CapabilityRow>;
