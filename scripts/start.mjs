@@ -1,0 +1,36 @@
+// `npm start`: install what is missing, build, migrate (the host migrates at start), start host + web, print the URL.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { ensureDependencies, quietEnv, root, run, step } from "./lib.mjs";
+
+const hostPort = process.env.SEAM_HOST_PORT ?? "4317";
+const webPort = process.env.SEAM_WEB_PORT ?? "3000";
+
+ensureDependencies();
+step("Building (turbo; cached after the first run)");
+run("npx", ["turbo", "run", "build", "--output-logs=errors-only"]);
+
+const env = { ...process.env, ...quietEnv, SEAM_HOST_PORT: hostPort, SEAM_WEB_PORT: webPort, SEAM_HOST_URL: `http://127.0.0.1:${hostPort}` };
+const children = [];
+const start = (name, args) => {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`✗ ${name} exited (${code ?? signal}); stopping Seam.`);
+    stop(1);
+  });
+  children.push(child);
+};
+let stopping = false;
+const stop = (code = 0) => {
+  stopping = true;
+  for (const c of children) c.kill("SIGTERM");
+  setTimeout(() => process.exit(code), 3_000).unref();
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.on("exit", r))))).then(() => process.exit(code));
+};
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+step(`Starting the host on 127.0.0.1:${hostPort} and the web UI on 127.0.0.1:${webPort} (Ctrl+C stops both)`);
+start("host", [join(root, "apps/host/dist/main.js")]);
+start("web", [join(root, "node_modules/next/dist/bin/next"), "start", join(root, "apps/web"), "-H", "127.0.0.1", "-p", webPort]);

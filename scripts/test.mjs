@@ -1,0 +1,10 @@
+// `npm test`: every test — build, typecheck, unit and integration (Vitest), e2e (Playwright in Debian Chromium).
+import { chromiumPath, ensureChromium, ensureDependencies, root, run, step } from "./lib.mjs";
+
+ensureDependencies();
+ensureChromium();
+step("Build, typecheck, unit and integration tests (turbo)");
+run("npx", ["turbo", "run", "build", "typecheck", "test", "--output-logs=new-only", ...process.argv.slice(2)]);
+step("End-to-end tests (Playwright, Chromium)");
+run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], { env: { CHROMIUM_PATH: chromiumPath() } });
+console.log(`\n✓ All tests passed (${root}).`);
