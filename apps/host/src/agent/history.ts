@@ -1,0 +1,58 @@
+import type { TimelineItem, ToolCallItem, TurnInfo } from "@seam/shared";
+import type { ChatMessage } from "../llm/llm.js";
+
+const resultText = (call: ToolCallItem): string => {
+  if (call.rendered !== null) return call.rendered;
+  if (call.error) return `Error [${call.error.code}]: ${call.error.message}`;
+  return "Error [interrupted]: the call did not finish.";
+};
+
+/**
+ * Turns the durable timeline into the model's history. The timeline and the model's view are the same
+ * ordered list (CORE-13): assistant text and the tool calls that follow it form one assistant message,
+ * then one tool message per call. Tools the user ran by hand (direct mode) are told as user context,
+ * never as something the model did.
+ */
+export function toChatMessages(items: TimelineItem[], turns: TurnInfo[]): ChatMessage[] {
+  const direct = new Set(turns.filter((t) => t.mode === "direct").map((t) => t.id));
+  const out: ChatMessage[] = [];
+  let assistant: Extract<ChatMessage, { role: "assistant" }> | null = null;
+  let results: ChatMessage[] = [];
+  const flush = () => {
+    out.push(...results);
+    results = [];
+    assistant = null;
+  };
+
+  for (const item of items) {
+    if (item.kind === "tool_call" && item.turnId && direct.has(item.turnId)) {
+      flush();
+      out.push({ role: "user", text: `[I ran the tool ${item.name} with ${JSON.stringify(item.args)}]\n${resultText(item)}` });
+      continue;
+    }
+    if (item.kind === "tool_call") {
+      if (!assistant) {
+        assistant = { role: "assistant", text: "", toolCalls: [] };
+        out.push(assistant);
+      }
+      assistant.toolCalls.push({ id: item.callId, name: item.name, args: item.args });
+      results.push({ role: "tool", callId: item.callId, name: item.name, output: resultText(item), isError: item.status !== "ok" });
+      continue;
+    }
+    flush();
+    if (item.kind === "fact") {
+      if (item.text) out.push({ role: "user", text: item.text });
+      continue;
+    }
+    if (item.role === "user") {
+      if (item.turnId && direct.has(item.turnId)) continue; // the /call line itself is folded into the result above
+      out.push({ role: "user", text: item.text });
+      continue;
+    }
+    if (!item.text) continue;
+    assistant = { role: "assistant", text: item.text, toolCalls: [] };
+    out.push(assistant);
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,123 @@
+import type { MessageItem, TimelineItem, ToolCallItem } from "@seam/shared";
+import { HostError, messageOf } from "../core/errors.js";
+import type { LlmModel, ToolSpec } from "../llm/llm.js";
+import type { Store } from "../persistence/store.js";
+import type { ToolRegistry } from "./registry.js";
+import type { ToolRuntime } from "./runtime.js";
+import { toChatMessages } from "./history.js";
+import { systemPrompt } from "./prompt.js";
+
+export interface TurnDeps {
+  store: Store;
+  registry: ToolRegistry;
+  runtime: ToolRuntime;
+  emitItem(item: TimelineItem): void;
+  emitDelta(itemId: string, text: string): void;
+}
+
+export interface TurnContext {
+  sessionId: string;
+  workspace: string;
+  turnId: string;
+  signal: AbortSignal;
+}
+
+/** How often a streaming message is checkpointed to the database (CORE-16). */
+const CHECKPOINT_MS = 1_000;
+
+export type TurnEnd = { status: "completed" | "stopped" | "failed"; reason: string | null; steps: number };
+
+/** Runs one tool call and records it: running row first, result row after (CORE-12). */
+export async function runToolCall(deps: TurnDeps, ctx: TurnContext, call: { callId: string; name: string; args: unknown }): Promise<ToolCallItem> {
+  const started = await deps.store.items.appendToolCall(ctx.sessionId, { turnId: ctx.turnId, callId: call.callId, name: call.name, args: call.args, startedAt: new Date() });
+  deps.emitItem(started);
+  const outcome = await deps.runtime.invoke({
+    sessionId: ctx.sessionId, workspace: ctx.workspace, callId: call.callId, name: call.name, args: call.args, signal: ctx.signal,
+  });
+  const finished = await deps.store.items.finishToolCall(started.id, {
+    status: outcome.status, canonical: outcome.canonical, rendered: outcome.rendered, error: outcome.error, endedAt: outcome.endedAt,
+  });
+  deps.emitItem(finished);
+  return finished;
+}
+
+/** Streams one model step into an assistant message that is created on the first text delta. */
+async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, tools: ToolSpec[]) {
+  const items = await deps.store.items.list(ctx.sessionId);
+  const turns = await deps.store.turns.list(ctx.sessionId);
+  const messages = toChatMessages(items, turns);
+  let message: MessageItem | null = null;
+  let text = "";
+  let lastCheckpoint = Date.now();
+  let pending: Promise<unknown> = Promise.resolve();
+  const toolCalls: { callId: string; name: string; args: unknown }[] = [];
+  let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+  let reason = "stop";
+
+  const settle = async (state: MessageItem["state"]) => {
+    await pending;
+    if (!message) return;
+    message = await deps.store.items.updateMessage(message.id, { text, state });
+    deps.emitItem(message);
+  };
+
+  try {
+    for await (const event of model.stream({ system: systemPrompt(ctx.workspace), messages, tools, signal: ctx.signal })) {
+      if (event.type === "text") {
+        if (!event.delta) continue;
+        if (!message) {
+          message = await deps.store.items.appendMessage(ctx.sessionId, { turnId: ctx.turnId, role: "assistant", text: "", state: "streaming" });
+          deps.emitItem(message);
+        }
+        text += event.delta;
+        deps.emitDelta(message.id, event.delta);
+        if (Date.now() - lastCheckpoint >= CHECKPOINT_MS) {
+          lastCheckpoint = Date.now();
+          const id = message.id;
+          const snapshot = text;
+          pending = pending.then(() => deps.store.items.updateMessage(id, { text: snapshot, state: "streaming" }));
+        }
+      } else if (event.type === "tool_call") {
+        toolCalls.push({ callId: event.id, name: event.name, args: event.args });
+      } else {
+        reason = event.reason;
+        usage = event.usage;
+      }
+    }
+  } catch (error) {
+    await settle("interrupted");
+    throw error;
+  }
+  await settle(ctx.signal.aborted ? "interrupted" : "complete");
+  return { toolCalls, usage, reason };
+}
+
+/** The model loop of one turn (CORE-13): stream, run the requested tools, repeat until done or maxSteps. */
+export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmModel, maxSteps: number): Promise<TurnEnd> {
+  let steps = 0;
+  try {
+    while (steps < maxSteps) {
+      if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+      const tools: ToolSpec[] = deps.registry.visible(ctx.sessionId).map((t) => ({
+        name: t.name,
+        description: t.guidance ? `${t.description}\n\n${t.guidance}` : t.description,
+        inputSchema: t.inputSchema,
+      }));
+      steps++;
+      await deps.store.turns.setSteps(ctx.turnId, steps);
+      const step = await streamStep(deps, ctx, model, tools);
+      if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+      if (step.reason === "length") return { status: "failed", reason: "The model hit its output length limit.", steps };
+      if (step.toolCalls.length === 0) return { status: "completed", reason: null, steps };
+      for (const call of step.toolCalls) {
+        await runToolCall(deps, ctx, call);
+        if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+      }
+    }
+    return { status: "completed", reason: `Stopped after the step limit (${maxSteps} steps); raise "max steps" in Settings to let the agent go further.`, steps };
+  } catch (error) {
+    if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+    const message = error instanceof HostError ? error.message : `The model call failed: ${messageOf(error)}`;
+    return { status: "failed", reason: message, steps };
+  }
+}

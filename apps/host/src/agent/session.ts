@@ -1,0 +1,187 @@
+import { randomUUID } from "node:crypto";
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import type { SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
+import { createBus } from "../core/events.js";
+import { HostError, messageOf } from "../core/errors.js";
+import type { Scope } from "../core/scope.js";
+import type { LlmModel } from "../llm/llm.js";
+import type { SessionRow, Store } from "../persistence/store.js";
+import type { HostApi } from "../host-api.js";
+import { parseDirectCall } from "./direct.js";
+import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEnd } from "./loop.js";
+import type { ToolRegistry } from "./registry.js";
+import type { ToolRuntime } from "./runtime.js";
+
+export interface SessionDeps {
+  store: Store;
+  registry: ToolRegistry;
+  runtime: ToolRuntime;
+  /** The configured model and step limit, or null in direct mode. Read at the start of every turn. */
+  model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
+}
+
+/** A direct-mode turn: the user runs one tool by hand (CORE-14). */
+const directCall = (name: string, args: unknown) => async (d: TurnDeps, ctx: TurnContext): Promise<TurnEnd> => {
+  await runToolCall(d, ctx, { callId: `direct-${randomUUID()}`, name, args });
+  return ctx.signal.aborted ? { status: "stopped", reason: "Stopped by the user.", steps: 1 } : { status: "completed", reason: null, steps: 1 };
+};
+
+type Events = { session: { sessionId: string; event: SessionEvent }; list: null };
+
+interface Running { turnId: string; controller: AbortController; done: Promise<void> }
+
+/** Sessions and their turns (CORE-13): durable history, one running turn per session, stop, live events. */
+export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["sessions"] {
+  const bus = createBus<Events>();
+  const running = new Map<string, Running>();
+  const { store } = deps;
+
+  const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id) });
+  const emit = (sessionId: string, event: SessionEvent) => bus.emit("session", { sessionId, event });
+  const turnDeps: TurnDeps = {
+    store: deps.store,
+    registry: deps.registry,
+    runtime: deps.runtime,
+    emitItem: () => {},
+    emitDelta: () => {},
+  };
+
+  const requireSession = async (id: string) => {
+    const row = await store.sessions.get(id);
+    if (!row) throw new HostError("not_found:session", `No session with id ${id}; it may have been deleted.`);
+    return row;
+  };
+
+  const canonicalWorkspace = async (path: string) => {
+    if (!isAbsolute(path)) throw new HostError("bad_input:session", `Workspace must be an absolute path (got "${path}").`);
+    const real = await realpath(path).catch(() => {
+      throw new HostError("bad_input:session", `Workspace folder ${path} does not exist. Create it or pick another folder.`);
+    });
+    if (!(await stat(real)).isDirectory()) throw new HostError("bad_input:session", `Workspace ${path} is not a folder.`);
+    return real;
+  };
+
+  /** Starts a turn in the background; the caller gets the turn id at once. */
+  const startTurn = async (sessionId: string, mode: TurnInfo["mode"], text: string, body: (deps: TurnDeps, ctx: TurnContext) => Promise<TurnEnd>) => {
+    const session = await requireSession(sessionId);
+    if (running.has(sessionId)) throw new HostError("conflict:session", "A turn is already running in this session; stop it or wait for it to finish.");
+    const controller = new AbortController();
+    const entry: Running = { turnId: "", controller, done: Promise.resolve() };
+    running.set(sessionId, entry); // claimed before any await: two sends cannot both start a turn
+    let turn: TurnInfo;
+    try {
+      turn = await store.turns.create(sessionId, mode);
+      entry.turnId = turn.id;
+      emit(sessionId, { type: "turn", turn });
+      bus.emit("list", null);
+      const user = await store.items.appendMessage(sessionId, { turnId: turn.id, role: "user", text, state: "complete" });
+      emit(sessionId, { type: "item", item: user });
+    } catch (error) {
+      running.delete(sessionId);
+      throw error;
+    }
+
+    const local: TurnDeps = {
+      ...turnDeps,
+      emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
+      emitDelta: (itemId, delta) => emit(sessionId, { type: "delta", itemId, text: delta }),
+    };
+    const ctx = { sessionId, workspace: session.workspace, turnId: turn.id, signal: controller.signal };
+    entry.done = (async () => {
+      let end: TurnEnd;
+      try {
+        end = await body(local, ctx);
+      } catch (error) {
+        end = { status: controller.signal.aborted ? "stopped" : "failed", reason: messageOf(error), steps: 0 };
+      }
+      try {
+        const finished = await store.turns.finish(turn.id, { status: end.status, reason: end.reason, steps: end.steps });
+        emit(sessionId, { type: "turn", turn: finished });
+      } catch (error) {
+        console.error(`[session] could not record the end of turn ${turn.id}: ${messageOf(error)}`);
+      } finally {
+        running.delete(sessionId);
+        bus.emit("list", null);
+      }
+    })();
+    return { turnId: turn.id };
+  };
+
+  // Host shutdown stops running turns; a turn cut short by a crash is marked interrupted at the next start.
+  scope.add(async () => {
+    const all = [...running.values()];
+    for (const r of all) r.controller.abort(new Error("host shutting down"));
+    await Promise.allSettled(all.map((r) => r.done));
+  }, "sessions:turns");
+
+  return {
+    async list() {
+      return (await store.sessions.list()).map(info);
+    },
+    async create(input) {
+      const workspace = await canonicalWorkspace(input.workspace);
+      const title = input.title?.trim() || workspace.split("/").filter(Boolean).at(-1) || "New session";
+      const row = await store.sessions.create({ title, workspace });
+      bus.emit("list", null);
+      return info(row);
+    },
+    async rename(id, title) {
+      await requireSession(id);
+      const row = await store.sessions.rename(id, title);
+      emit(id, { type: "session", session: info(row) });
+      bus.emit("list", null);
+      return info(row);
+    },
+    async remove(id) {
+      await requireSession(id);
+      const r = running.get(id);
+      if (r) {
+        r.controller.abort(new Error("session deleted"));
+        await r.done;
+      }
+      await store.sessions.remove(id);
+      bus.emit("list", null);
+    },
+    async detail(id) {
+      const row = await requireSession(id);
+      const [items, turns] = await Promise.all([store.items.list(id), store.turns.list(id)]);
+      return { session: info(row), items, turns };
+    },
+    async send(input) {
+      const call = parseDirectCall(input.text);
+      if (call) {
+        return startTurn(input.sessionId, "direct", input.text, directCall(call.name, call.args));
+      }
+      const configured = await deps.model();
+      if (!configured) {
+        throw new HostError("bad_input:session", "No model is configured, so Seam is in direct mode. Run a tool with /call <tool> {json} or the Tools palette, or configure a model in Settings.", { reason: "no_model" });
+      }
+      return startTurn(input.sessionId, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps));
+    },
+    async callTool(input) {
+      const text = `/call ${input.name} ${JSON.stringify(input.args)}`;
+      return startTurn(input.sessionId, "direct", text, directCall(input.name, input.args));
+    },
+    async stop(id) {
+      await requireSession(id);
+      const r = running.get(id);
+      if (!r) return { stopped: false };
+      r.controller.abort(new Error("stopped by the user"));
+      await r.done;
+      return { stopped: true };
+    },
+    events(id, signal) {
+      return (async function* () {
+        for await (const { sessionId, event } of bus.iterate("session", signal)) {
+          if (sessionId === id) yield event;
+        }
+      })();
+    },
+    listEvents(signal) {
+      return (async function* () {
+        for await (const _ of bus.iterate("list", signal)) yield (await store.sessions.list()).map(info);
+      })();
+    },
+  };
+}

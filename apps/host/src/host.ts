@@ -1,0 +1,41 @@
+import type { Scope } from "./core/scope.js";
+import type { HostApi } from "./host-api.js";
+import { createToolRegistry } from "./agent/registry.js";
+import { createToolRuntime } from "./agent/runtime.js";
+import { createSessionService } from "./agent/session.js";
+import { capabilityRows } from "./capabilities.js";
+import { createSecretSource } from "./llm/secrets.js";
+import { openDatabase } from "./persistence/db.js";
+import { createModelSettings } from "./settings/model.js";
+import { workspaceTools } from "./workspace/workspace.js";
+
+export interface HostOptions { home: string; env: NodeJS.ProcessEnv; version: string }
+
+/** The composition root: each capability gets its own scope, created in dependency order. */
+export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi> {
+  const startedAt = new Date().toISOString();
+  const db = await openDatabase(scope.child("db"), { home: opts.home });
+  const recovered = await db.store.recoverInterrupted();
+  if (recovered.turns > 0) console.error(`[host] marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
+
+  const registry = createToolRegistry();
+  const tools = scope.child("tools");
+  for (const tool of workspaceTools()) tools.add(registry.register(tool), `tool:${tool.name}`);
+  const runtime = createToolRuntime({ registry });
+
+  const secrets = createSecretSource({ home: opts.home, env: opts.env });
+  const model = createModelSettings({ store: db.store, secrets, env: opts.env });
+  const sessions = createSessionService(scope.child("sessions"), { store: db.store, registry, runtime, model: () => model.resolve() });
+
+  const toolInfo = (sessionId?: string) => registry.visible(sessionId).map((t) => ({
+    name: t.name, description: t.description, capability: t.capability, inputSchema: t.inputSchema, readOnly: t.readOnly, approval: t.approval,
+  }));
+
+  return {
+    sessions,
+    tools: { list: async (sessionId) => toolInfo(sessionId) },
+    settings: { model: () => model.status(), setModel: (s) => model.set(s) },
+    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status()) },
+    info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
+  };
+}

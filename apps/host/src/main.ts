@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createScope } from "./core/scope.js";
+import { messageOf } from "./core/errors.js";
+import { createHost } from "./host.js";
+import { allowLoopbackPort, loadHostToken, loopbackPolicy } from "./trpc/auth.js";
+import { serveTrpc } from "./trpc/server.js";
+
+const VERSION = "0.1.0";
+
+const { values } = parseArgs({
+  options: {
+    home: { type: "string" },
+    port: { type: "string" },
+    bind: { type: "string" },
+    "web-port": { type: "string" },
+  },
+});
+
+const env = process.env;
+const home = resolve(values.home ?? env.SEAM_HOME ?? ".seam");
+const port = Number(values.port ?? env.SEAM_HOST_PORT ?? 4317);
+const webPort = Number(values["web-port"] ?? env.SEAM_WEB_PORT ?? 3000);
+const bind = values.bind ?? env.SEAM_BIND ?? "127.0.0.1";
+const extraOrigins = (env.SEAM_ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+
+const root = createScope("host");
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`[host] ${signal}: shutting down`);
+  const timer = setTimeout(() => process.exit(1), 15_000);
+  timer.unref();
+  try {
+    await root.dispose();
+  } catch (error) {
+    console.error(`[host] shutdown: ${messageOf(error)}`);
+  }
+  process.exit(0);
+};
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+try {
+  if (bind !== "127.0.0.1" && bind !== "::1" && bind !== "localhost") {
+    console.error(`[host] warning: binding ${bind} exposes the host beyond this machine; the host token is the only guard.`);
+  }
+  const host = await createHost(root, { home, env, version: VERSION });
+  const token = loadHostToken(home);
+  const policy = loopbackPolicy(token, [port, webPort], extraOrigins);
+  const { port: actual } = await serveTrpc(root, { host, policy, bind, port });
+  allowLoopbackPort(policy, actual);
+  console.log(`[host] Seam host ${VERSION} listening on http://${bind}:${actual}/trpc (data: ${home})`);
+  console.log(`[host] Open Seam: http://127.0.0.1:${webPort}/?token=${token}`);
+} catch (error) {
+  console.error(`[host] failed to start: ${messageOf(error)}`);
+  await root.dispose().catch(() => {});
+  process.exit(1);
+}

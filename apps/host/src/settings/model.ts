@@ -1,0 +1,69 @@
+import { ModelSettings, type ModelStatus } from "@seam/shared";
+import { HostError, messageOf } from "../core/errors.js";
+import { createModel, type LlmModel } from "../llm/llm.js";
+import type { SecretSource } from "../llm/secrets.js";
+import type { Store } from "../persistence/store.js";
+
+const KEY = "model";
+
+/** Model settings from the env, used until the user saves settings in the UI. */
+export function modelSettingsFromEnv(env: NodeJS.ProcessEnv): ModelSettings {
+  const parsed = ModelSettings.safeParse({
+    provider: env.SEAM_MODEL_PROVIDER ?? "none",
+    baseURL: env.SEAM_MODEL_BASE_URL || undefined,
+    model: env.SEAM_MODEL || undefined,
+    apiKeyEnv: env.SEAM_MODEL_KEY_ENV || undefined,
+    maxSteps: env.SEAM_MAX_STEPS ? Number(env.SEAM_MAX_STEPS) : undefined,
+  });
+  if (!parsed.success) {
+    throw new HostError("bad_input:llm", `SEAM_MODEL_* environment settings are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  return parsed.data;
+}
+
+export interface ModelSettingsService {
+  status(): Promise<ModelStatus>;
+  set(settings: ModelSettings): Promise<ModelStatus>;
+  /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
+  resolve(): Promise<{ model: LlmModel; maxSteps: number } | null>;
+}
+
+/** Where the model is configured (CORE-14): stored settings win over the env defaults; keys never stored (SEC-2). */
+export function createModelSettings(deps: { store: Store; secrets: SecretSource; env: NodeJS.ProcessEnv }): ModelSettingsService {
+  const fromEnv = modelSettingsFromEnv(deps.env);
+
+  const current = async (): Promise<ModelSettings> => {
+    const stored = await deps.store.settings.get(KEY);
+    if (stored === undefined) return fromEnv;
+    const parsed = ModelSettings.safeParse(stored);
+    return parsed.success ? parsed.data : fromEnv;
+  };
+
+  const describe = (settings: ModelSettings): ModelStatus => {
+    if (settings.provider === "none") return { settings, mode: "direct", keySource: null, problem: null };
+    if (!settings.apiKeyEnv) return { settings, mode: "model", keySource: null, problem: null };
+    try {
+      const key = deps.secrets.get(settings.apiKeyEnv);
+      return key
+        ? { settings, mode: "model", keySource: key.source, problem: null }
+        : { settings, mode: "model", keySource: null, problem: `${settings.apiKeyEnv} is not set. Export it before starting Seam, or add it to $SEAM_HOME/secrets.json (mode 0600).` };
+    } catch (error) {
+      return { settings, mode: "model", keySource: null, problem: messageOf(error) };
+    }
+  };
+
+  return {
+    status: async () => describe(await current()),
+    async set(settings) {
+      await deps.store.settings.set(KEY, settings);
+      return describe(settings);
+    },
+    async resolve() {
+      const settings = await current();
+      if (settings.provider === "none") return null;
+      const status = describe(settings);
+      if (status.problem) throw new HostError("bad_input:llm", status.problem, { reason: "model_key_missing" });
+      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps };
+    },
+  };
+}
