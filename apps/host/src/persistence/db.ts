@@ -1,0 +1,74 @@
+import { chmodSync, mkdirSync } from "node:fs";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type { Scope } from "../core/scope.js";
+import { HostError, messageOf } from "../core/errors.js";
+import { PrismaClient } from "../generated/prisma/client.js";
+import { deployMigrations, prismaPaths } from "./migrate.js";
+import { toHostError } from "./errors.js";
+import { createGate, createStore, type Store } from "./store.js";
+import { databaseUrl } from "./url.js";
+
+export interface Database {
+  /**
+   * For persistence code only; everything else goes through `store`. Do not query it directly
+   * while the store may be busy: use `exclusive`, which shares the store's gate (see store.ts).
+   */
+  prisma: PrismaClient;
+  store: Store;
+  /** Runs `fn` alone on the connection, between store calls; Prisma errors become HostErrors. */
+  exclusive<T>(fn: (prisma: PrismaClient) => Promise<T>): Promise<T>;
+  /** `file:/abs/path.db` */
+  url: string;
+}
+
+export interface OpenOptions {
+  /** The data directory (SEAM_HOME); created with mode 0700. */
+  home: string;
+  /** Overrides DATABASE_URL / `<home>/seam.db` (tests). */
+  url?: string;
+  /** Folder with schema.prisma and migrations/ (default: found above this file or SEAM_PRISMA_DIR). */
+  prismaDir?: string;
+  /** Milliseconds a statement waits for another connection's lock. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens the host's database (CORE-16): applies committed migrations, then connects Prisma over
+ * better-sqlite3 in WAL mode. The client is disconnected when `scope` is disposed.
+ */
+export async function openDatabase(scope: Scope, opts: OpenOptions): Promise<Database> {
+  if (!mkdirSync(opts.home, { recursive: true, mode: 0o700 })) {
+    try { chmodSync(opts.home, 0o700); } catch { /* not ours to tighten; the file is still usable */ }
+  }
+  const url = opts.url ?? databaseUrl(opts.home);
+  const paths = prismaPaths(opts.prismaDir);
+  await deployMigrations({ url, schemaPath: paths.schemaPath, migrationsDir: paths.migrationsDir });
+
+  const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
+  const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url, timeout: busyTimeoutMs }) });
+  const gate = createGate();
+  scope.add(async () => {
+    await gate.close();
+    await prisma.$disconnect();
+  }, "db:prisma");
+  try {
+    const [mode] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode = WAL");
+    if (mode?.journal_mode.toLowerCase() !== "wal") throw new Error(`journal_mode is ${mode?.journal_mode ?? "unknown"}, not wal`);
+    await prisma.$queryRawUnsafe(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    await prisma.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+  } catch (error) {
+    throw new HostError("unavailable:db", `cannot open ${url}: ${messageOf(error)}`, undefined, { cause: error });
+  }
+  return {
+    prisma,
+    store: createStore(prisma, { gate }),
+    url,
+    exclusive: (fn) => gate.run(async () => {
+      try {
+        return await fn(prisma);
+      } catch (error) {
+        throw toHostError(error, "database");
+      }
+    }),
+  };
+}

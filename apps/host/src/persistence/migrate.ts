@@ -1,0 +1,284 @@
+/**
+ * Prisma migrations without the native schema engine (CORE-16, STACK §7). The Prisma CLI cannot
+ * download its engine offline, so this drives the same engine compiled to WASM
+ * (@prisma/schema-engine-wasm, same commit as prisma 7.10.0) through the better-sqlite3 adapter.
+ * Migrations stay in Prisma's format and `_prisma_migrations` is written by Prisma's own code,
+ * so `prisma migrate deploy` sees the same history.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type ErrorRegistry,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
+import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { DiagnoseMigrationHistoryOutput, MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
+import { HostError, messageOf } from "../core/errors.js";
+
+export interface MigrateOptions {
+  /** `file:/abs/path.db`. Only `deploy` and `check` (history) touch it. */
+  url: string;
+  migrationsDir: string;
+  schemaPath: string;
+  /** Receives the engine's log lines (JSON). Default: dropped unless SEAM_DEBUG_MIGRATE is set. */
+  log?: (line: string) => void;
+}
+
+export interface CreateMigrationOptions extends Omit<MigrateOptions, "url"> {
+  name: string;
+  /** Timestamp of the migration folder name; default now. */
+  now?: Date;
+}
+
+export interface CreatedMigration {
+  /** `<YYYYMMDDHHMMSS>_<name>`, or null when the schema has no changes to migrate. */
+  name: string | null;
+  dir: string | null;
+  sql: string;
+}
+
+export interface MigrationCheck {
+  /** True when schema.prisma has changes that no migration covers. */
+  drift: boolean;
+  /** The SQL a new migration would contain (empty when `drift` is false). */
+  pendingSql: string;
+  /** The database's history against the folder, when `url` was given. */
+  history: DiagnoseMigrationHistoryOutput | null;
+  /** Problems that make the database disagree with the folder (unapplied, edited, failed, diverged). */
+  problems: string[];
+}
+
+const LOCK_FILE = "migration_lock.toml";
+const EMPTY_MIGRATION = "-- This is an empty migration.";
+const NO_FILTER = { externalTables: [], externalEnums: [] };
+
+/** The host's lib settings carry no WebAssembly types (they live in lib.dom); this is all we use. */
+interface WasmApi {
+  instantiate(bytes: Uint8Array, imports: Record<string, object>): Promise<{ instance: { exports: Record<string, unknown> } }>;
+}
+const wasmApi = () => (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+// Node 20 cannot `import` a .wasm file, so the package's main entry is unusable; instantiate the
+// module once per process and hand it to the wasm-bindgen glue.
+let wasmReady: Promise<void> | undefined;
+function loadWasm(): Promise<void> {
+  wasmReady ??= (async () => {
+    const glue = fileURLToPath(import.meta.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));
+    const bytes = await readFile(join(dirname(glue), "schema_engine_bg.wasm"));
+    const { instance } = await wasmApi().instantiate(bytes, { "./schema_engine_bg.js": bg });
+    bg.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+  })();
+  wasmReady.catch(() => { wasmReady = undefined; });
+  return wasmReady;
+}
+
+/** better-sqlite3 runs one statement per `prepare`; whole migration scripts must go through `exec`. */
+function scriptAware(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (q) => adapter.queryRaw(q),
+    executeRaw: async (q) => {
+      if (q.args.length > 0) return adapter.executeRaw(q);
+      await adapter.executeScript(q.sql);
+      return 0;
+    },
+    executeScript: (s) => adapter.executeScript(s),
+    startTransaction: (level) => adapter.startTransaction(level),
+    getConnectionInfo: adapter.getConnectionInfo ? () => adapter.getConnectionInfo!() : undefined,
+    dispose: () => adapter.dispose(),
+  };
+}
+
+/**
+ * An adapter factory that remembers every connection the engine opens: `engine.free()` does not
+ * close them, and a leftover connection holds a lock that stalls the next writer (SQLITE_BUSY).
+ */
+function trackedFactory(url: string) {
+  const inner = new PrismaBetterSqlite3({ url });
+  const open: SqlDriverAdapter[] = [];
+  const factory: SqlMigrationAwareDriverAdapterFactory = {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    connect: async () => {
+      const a = await inner.connect();
+      open.push(a);
+      return a;
+    },
+    connectToShadowDb: async () => {
+      const a = await inner.connectToShadowDb();
+      open.push(a);
+      return scriptAware(a);
+    },
+  };
+  const disposeAll = async () => {
+    for (const a of open.splice(0)) await a.dispose().catch(() => {});
+  };
+  return { factory, disposeAll };
+}
+
+/** Runs `fn` against a fresh engine and releases the engine and every connection it opened. */
+async function withEngine<T>(opts: { url: string; schemaPath: string; log?: (line: string) => void }, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+  await loadWasm();
+  const schema = readSchema(opts.schemaPath);
+  const { factory, disposeAll } = trackedFactory(opts.url);
+  const bound = bindMigrationAwareSqlAdapterFactory(factory);
+  const log = opts.log ?? (process.env.SEAM_DEBUG_MIGRATE ? (l: string) => process.stderr.write(`[migrate] ${l}\n`) : () => {});
+  let engine: SchemaEngine | undefined;
+  try {
+    engine = await bg.SchemaEngine.new({ datamodels: [[schema.path, schema.content]] }, log, bound);
+    return await fn(engine);
+  } catch (error) {
+    throw engineError(error, bound.errorRegistry);
+  } finally {
+    engine?.free();
+    await disposeAll();
+  }
+}
+
+/** Engine errors only say `External error id#N`; the adapter's registry holds the real cause. */
+function engineError(error: unknown, registry: ErrorRegistry): HostError {
+  if (error instanceof HostError) return error;
+  const text = messageOf(error);
+  const causes: unknown[] = [];
+  for (const m of text.matchAll(/External error id#(\d+)/g)) {
+    const record = registry.consumeError(Number(m[1]));
+    if (record) causes.push(record.error);
+  }
+  const detail = causes.map((c) => messageOf(c)).join("; ");
+  return new HostError("internal:db", `migration engine: ${text}${detail ? ` (cause: ${detail})` : ""}`, undefined, {
+    cause: causes[0] ?? error,
+  });
+}
+
+function readSchema(schemaPath: string) {
+  const path = resolve(schemaPath);
+  if (!existsSync(path)) throw new HostError("not_found:db", `schema not found: ${path}`);
+  return { path, content: readFileSync(path, "utf8") };
+}
+
+/** The migrations folder in the shape the engine expects (directories sorted by name). */
+export function readMigrations(migrationsDir: string): MigrationList {
+  const baseDir = resolve(migrationsDir);
+  const lockPath = join(baseDir, LOCK_FILE);
+  const dirs = existsSync(baseDir)
+    ? readdirSync(baseDir).filter((d) => statSync(join(baseDir, d)).isDirectory()).sort()
+    : [];
+  return {
+    baseDir,
+    lockfile: { path: LOCK_FILE, content: existsSync(lockPath) ? readFileSync(lockPath, "utf8") : null },
+    shadowDbInitScript: "",
+    migrationDirectories: dirs.map((d) => {
+      const file = join(baseDir, d, "migration.sql");
+      let content: { tag: "ok"; value: string } | { tag: "error"; value: string };
+      try {
+        content = { tag: "ok", value: readFileSync(file, "utf8") };
+      } catch (e) {
+        content = { tag: "error", value: messageOf(e) };
+      }
+      return { path: d, migrationFile: { path: "migration.sql", content } };
+    }),
+  };
+}
+
+function ensureDbDir(url: string) {
+  if (!url.startsWith("file:")) throw new HostError("bad_input:db", `only file: SQLite URLs can be migrated here, got "${url.split(":")[0]}:"`);
+  const path = url.slice("file:".length);
+  if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+}
+
+/** Applies every migration not yet recorded in `_prisma_migrations`. Returns the names applied now. */
+export async function deployMigrations(opts: MigrateOptions): Promise<{ applied: string[] }> {
+  ensureDbDir(opts.url);
+  const migrationsList = readMigrations(opts.migrationsDir);
+  const out = await withEngine(opts, (e) => e.applyMigrations({ migrationsList, filters: NO_FILTER }));
+  return { applied: out.appliedMigrationNames };
+}
+
+/** The SQL that takes the migration history to schema.prisma (replayed in an in-memory shadow DB). */
+async function pendingSql(opts: Omit<MigrateOptions, "url">): Promise<string> {
+  const migrationsList = readMigrations(opts.migrationsDir);
+  const schema = readSchema(opts.schemaPath);
+  const from = migrationsList.migrationDirectories.length ? { tag: "migrations" as const, ...migrationsList } : { tag: "empty" as const };
+  const out = await withEngine({ ...opts, url: ":memory:" }, (e) =>
+    e.diff({ from, to: { tag: "schemaDatamodel", files: [schema] }, script: true, exitCode: null, filters: NO_FILTER }),
+  );
+  const sql = (out.stdout ?? "").trim();
+  return sql === EMPTY_MIGRATION ? "" : sql;
+}
+
+/**
+ * Writes `<migrationsDir>/<timestamp>_<name>/migration.sql` with what schema.prisma adds to the
+ * history (`createMigration` of the engine cannot reach a SQLite shadow DB, `diff` can).
+ */
+export async function createMigration(opts: CreateMigrationOptions): Promise<CreatedMigration> {
+  const slug = opts.name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  if (!slug) throw new HostError("bad_input:db", `migration name "${opts.name}" has no letters or digits`);
+  const sql = await pendingSql(opts);
+  if (!sql) return { name: null, dir: null, sql: "" };
+  const name = `${timestamp(opts.now ?? new Date())}_${slug}`;
+  const base = resolve(opts.migrationsDir);
+  const dir = join(base, name);
+  if (existsSync(dir)) throw new HostError("conflict:db", `migration ${name} already exists`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "migration.sql"), `${sql}\n`);
+  const lock = join(base, LOCK_FILE);
+  if (!existsSync(lock)) {
+    writeFileSync(lock, `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "sqlite"\n`);
+  }
+  return { name, dir, sql };
+}
+
+/**
+ * Drift check: schema.prisma must be fully covered by the committed migrations and, when `url`
+ * is given, that database's `_prisma_migrations` must agree with the folder.
+ */
+export async function checkMigrations(opts: Omit<MigrateOptions, "url"> & { url?: string }): Promise<MigrationCheck> {
+  const sql = await pendingSql(opts);
+  const problems: string[] = [];
+  if (sql) problems.push("schema.prisma has changes that no migration covers (run db:migrate:create)");
+  let history: DiagnoseMigrationHistoryOutput | null = null;
+  if (opts.url) {
+    ensureDbDir(opts.url);
+    const migrationsList = readMigrations(opts.migrationsDir);
+    history = await withEngine({ ...opts, url: opts.url }, (e) =>
+      e.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: NO_FILTER }),
+    );
+    if (history.editedMigrationNames.length) problems.push(`edited after being applied: ${history.editedMigrationNames.join(", ")}`);
+    if (history.failedMigrationNames.length) problems.push(`failed: ${history.failedMigrationNames.join(", ")}`);
+    const h = history.history;
+    if (h?.diagnostic === "databaseIsBehind") problems.push(`not applied yet: ${h.unappliedMigrationNames.join(", ")}`);
+    if (h?.diagnostic === "migrationsDirectoryIsBehind") problems.push(`applied but missing from the folder: ${h.unpersistedMigrationNames.join(", ")}`);
+    if (h?.diagnostic === "historiesDiverge") problems.push(`history diverges after ${h.lastCommonMigrationName ?? "the start"}`);
+  }
+  return { drift: sql !== "", pendingSql: sql, history, problems };
+}
+
+function timestamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
+}
+
+/**
+ * The folder holding schema.prisma and migrations/: `SEAM_PRISMA_DIR`, else the nearest `prisma/`
+ * above this file (works from src/ under vitest and from dist/ after a build).
+ */
+export function findPrismaDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  const fromEnv = process.env.SEAM_PRISMA_DIR;
+  if (fromEnv) return resolve(fromEnv);
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "prisma", "schema.prisma"))) return join(dir, "prisma");
+    if (dirname(dir) === dir) throw new HostError("not_found:db", `no prisma/schema.prisma above ${from}; set SEAM_PRISMA_DIR`);
+  }
+}
+
+/** Paths of the committed schema and migrations. */
+export function prismaPaths(prismaDir = findPrismaDir()) {
+  return { prismaDir, schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") };
+}

@@ -1,0 +1,237 @@
+import type { FactItem, MessageItem, TimelineItem, ToolCallItem, TurnInfo, TurnStatus } from "@seam/shared";
+import { HostError } from "../core/errors.js";
+import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
+import { toHostError, toJson, fromJson } from "./errors.js";
+import { factItem, messageItem, sessionRow, toolCallItem, turnInfo, type SessionRow } from "./rows.js";
+
+export type { SessionRow } from "./rows.js";
+
+/** The durable history the agent loop and the routers use (CORE-13, CORE-16). No Prisma types cross it. */
+export interface Store {
+  sessions: {
+    create(input: { title: string; workspace: string }): Promise<SessionRow>;
+    /** Most recently updated first. */
+    list(): Promise<SessionRow[]>;
+    get(id: string): Promise<SessionRow | null>;
+    rename(id: string, title: string): Promise<SessionRow>;
+    /** Deletes the session with its turns and items. */
+    remove(id: string): Promise<void>;
+    touch(id: string): Promise<void>;
+  };
+  turns: {
+    create(sessionId: string, mode: "model" | "direct"): Promise<TurnInfo>;
+    finish(id: string, result: { status: TurnStatus; reason?: string | null; steps?: number; usage?: { inputTokens?: number; outputTokens?: number } }): Promise<TurnInfo>;
+    /** Oldest first. */
+    list(sessionId: string): Promise<TurnInfo[]>;
+    setSteps(id: string, steps: number): Promise<void>;
+  };
+  /** Items share one monotonic `seq` per session, so the timeline and the model's history are the same list. */
+  items: {
+    appendMessage(sessionId: string, m: { turnId: string | null; role: "user" | "assistant"; text: string; state: MessageItem["state"] }): Promise<MessageItem>;
+    updateMessage(id: string, m: { text: string; state: MessageItem["state"] }): Promise<MessageItem>;
+    /** Recorded with status "running". */
+    appendToolCall(sessionId: string, c: { turnId: string | null; callId: string; name: string; args: unknown; startedAt: Date }): Promise<ToolCallItem>;
+    finishToolCall(id: string, r: { status: "ok" | "error" | "cancelled"; canonical: unknown; rendered: string; error: { code: string; message: string } | null; endedAt: Date }): Promise<ToolCallItem>;
+    appendFact(sessionId: string, f: { turnId: string | null; factKind: string; text: string; payload: unknown }): Promise<FactItem>;
+    /** Messages, tool calls and facts merged, ordered by seq. */
+    list(sessionId: string): Promise<TimelineItem[]>;
+  };
+  /** Key → JSON value. Never secrets. `set(key, undefined)` deletes the key. */
+  settings: {
+    get(key: string): Promise<unknown | undefined>;
+    set(key: string, value: unknown): Promise<void>;
+  };
+  /**
+   * At host start: turns still "running" → "interrupted" (reason "host restarted during the turn"),
+   * streaming messages → "interrupted", running tool calls → "cancelled" with error {code:"interrupted"}.
+   */
+  recoverInterrupted(): Promise<{ turns: number; messages: number; toolCalls: number }>;
+}
+
+type Tx = Prisma.TransactionClient;
+
+export const INTERRUPTED_REASON = "host restarted during the turn";
+const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
+/**
+ * The better-sqlite3 adapter has one connection, and any statement issued while an interactive
+ * transaction is open runs inside it: it sees uncommitted rows and is rolled back with it (a
+ * concurrent `session.create` "succeeded" and vanished). Every store call therefore passes through
+ * one FIFO gate, so calls never interleave on the connection. Closing waits for queued calls.
+ */
+export interface Gate {
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Rejects later calls with `closed:db`; resolves when the calls already queued have finished. */
+  close(): Promise<void>;
+}
+
+export function createGate(): Gate {
+  let tail: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  return {
+    run(fn) {
+      if (closed) return Promise.reject(new HostError("closed:db", "the database is closed"));
+      const run = tail.then(fn, fn);
+      tail = run.catch(() => {});
+      return run;
+    },
+    async close() {
+      closed = true;
+      await tail;
+    },
+  };
+}
+
+export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () => Date } = {}): Store {
+  const now = opts.now ?? (() => new Date());
+  const gate = opts.gate ?? createGate();
+  const op = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
+    gate.run(async () => {
+      try {
+        return await fn();
+      } catch (error) {
+        throw toHostError(error, what);
+      }
+    });
+  const tx = <T>(fn: (tx: Tx) => Promise<T>) => prisma.$transaction(fn, TX_OPTIONS);
+
+  /** Next item seq of the session; also bumps its updatedAt. Must run inside the inserting transaction. */
+  const nextSeq = async (t: Tx, sessionId: string, at: Date) => {
+    const s = await t.session.update({ where: { id: sessionId }, data: { lastSeq: { increment: 1 }, updatedAt: at }, select: { lastSeq: true } });
+    return s.lastSeq;
+  };
+  const requireSession = async (id: string) => {
+    const s = await prisma.session.findUnique({ where: { id }, select: { id: true } });
+    if (!s) throw new HostError("not_found:session", `session ${id} not found`, { id });
+  };
+
+  const sessions: Store["sessions"] = {
+    create: (i) => op("session", async () => sessionRow(await prisma.session.create({ data: { title: i.title, workspace: i.workspace } }))),
+    list: () => op("sessions", async () => (await prisma.session.findMany({ orderBy: [{ updatedAt: "desc" }, { id: "desc" }] })).map(sessionRow)),
+    get: (id) => op(`session ${id}`, async () => {
+      const s = await prisma.session.findUnique({ where: { id } });
+      return s ? sessionRow(s) : null;
+    }),
+    rename: (id, title) => op(`session ${id}`, async () => sessionRow(await prisma.session.update({ where: { id }, data: { title } }))),
+    remove: (id) => op(`session ${id}`, async () => { await prisma.session.delete({ where: { id } }); }),
+    touch: (id) => op(`session ${id}`, async () => { await prisma.session.update({ where: { id }, data: { updatedAt: now() } }); }),
+  };
+
+  const turns: Store["turns"] = {
+    create: (sessionId, mode) => op(`session ${sessionId}`, async () => {
+      const at = now();
+      return turnInfo(await tx(async (t) => {
+        await t.session.update({ where: { id: sessionId }, data: { updatedAt: at }, select: { id: true } });
+        return t.turn.create({ data: { sessionId, mode, status: "running", startedAt: at } });
+      }));
+    }),
+    finish: (id, r) => op(`turn ${id}`, async () => {
+      if (r.status === "running") throw new HostError("bad_input:session", "a turn cannot finish as running");
+      const t = await prisma.turn.update({
+        where: { id },
+        data: {
+          status: r.status,
+          reason: r.reason ?? null,
+          endedAt: now(),
+          ...(r.steps !== undefined && { steps: r.steps }),
+          ...(r.usage?.inputTokens !== undefined && { inputTokens: r.usage.inputTokens }),
+          ...(r.usage?.outputTokens !== undefined && { outputTokens: r.usage.outputTokens }),
+        },
+      });
+      return turnInfo(t);
+    }),
+    list: (sessionId) => op(`session ${sessionId}`, async () => {
+      await requireSession(sessionId);
+      const rows = await prisma.turn.findMany({ where: { sessionId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
+      return rows.map(turnInfo);
+    }),
+    setSteps: (id, steps) => op(`turn ${id}`, async () => { await prisma.turn.update({ where: { id }, data: { steps } }); }),
+  };
+
+  const items: Store["items"] = {
+    appendMessage: (sessionId, m) => op(`session ${sessionId}`, async () => {
+      const at = now();
+      return messageItem(await tx(async (t) => {
+        const seq = await nextSeq(t, sessionId, at);
+        return t.message.create({ data: { sessionId, turnId: m.turnId, seq, role: m.role, text: m.text, state: m.state, createdAt: at } });
+      }));
+    }),
+    updateMessage: (id, m) => op(`message ${id}`, async () =>
+      messageItem(await prisma.message.update({ where: { id }, data: { text: m.text, state: m.state } })),
+    ),
+    appendToolCall: (sessionId, c) => op(`session ${sessionId}`, async () => {
+      const argsJson = toJson(c.args, "tool call arguments");
+      return toolCallItem(await tx(async (t) => {
+        const seq = await nextSeq(t, sessionId, now());
+        return t.toolCall.create({
+          data: { sessionId, turnId: c.turnId, seq, callId: c.callId, name: c.name, argsJson, status: "running", startedAt: c.startedAt },
+        });
+      }));
+    }),
+    finishToolCall: (id, r) => op(`tool call ${id}`, async () => {
+      const canonicalJson = r.canonical === undefined ? null : toJson(r.canonical, "tool result");
+      const row = await prisma.toolCall.update({
+        where: { id },
+        data: {
+          status: r.status,
+          canonicalJson,
+          rendered: r.rendered,
+          errorCode: r.error?.code ?? null,
+          errorMessage: r.error?.message ?? null,
+          endedAt: r.endedAt,
+        },
+      });
+      return toolCallItem(row);
+    }),
+    appendFact: (sessionId, f) => op(`session ${sessionId}`, async () => {
+      const payloadJson = f.payload === undefined ? null : toJson(f.payload, "fact payload");
+      const at = now();
+      return factItem(await tx(async (t) => {
+        const seq = await nextSeq(t, sessionId, at);
+        return t.fact.create({ data: { sessionId, turnId: f.turnId, seq, kind: f.factKind, text: f.text, payloadJson, createdAt: at } });
+      }));
+    }),
+    list: (sessionId) => op(`session ${sessionId}`, async () => {
+      await requireSession(sessionId);
+      const where = { sessionId };
+      const orderBy = { seq: "asc" } as const;
+      const [messages, calls, facts] = [
+        await prisma.message.findMany({ where, orderBy }),
+        await prisma.toolCall.findMany({ where, orderBy }),
+        await prisma.fact.findMany({ where, orderBy }),
+      ];
+      const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
+      return all.sort((a, b) => a.seq - b.seq);
+    }),
+  };
+
+  const settings: Store["settings"] = {
+    get: (key) => op(`setting ${key}`, async () => {
+      const row = await prisma.setting.findUnique({ where: { key } });
+      return row ? fromJson(row.valueJson) : undefined;
+    }),
+    set: (key, value) => op(`setting ${key}`, async () => {
+      if (value === undefined) {
+        await prisma.setting.deleteMany({ where: { key } });
+        return;
+      }
+      const valueJson = toJson(value, `setting ${key}`);
+      await prisma.setting.upsert({ where: { key }, create: { key, valueJson }, update: { valueJson } });
+    }),
+  };
+
+  const recoverInterrupted: Store["recoverInterrupted"] = () => op("recovery", async () => {
+    const at = now();
+    return tx(async (t) => {
+      const turnsDone = await t.turn.updateMany({ where: { status: "running" }, data: { status: "interrupted", reason: INTERRUPTED_REASON, endedAt: at } });
+      const messagesDone = await t.message.updateMany({ where: { state: "streaming" }, data: { state: "interrupted" } });
+      const callsDone = await t.toolCall.updateMany({
+        where: { status: "running" },
+        data: { status: "cancelled", errorCode: "interrupted", errorMessage: "the host restarted while the tool was running", endedAt: at },
+      });
+      return { turns: turnsDone.count, messages: messagesDone.count, toolCalls: callsDone.count };
+    });
+  });
+
+  return { sessions, turns, items, settings, recoverInterrupted };
+}
