@@ -1,0 +1,118 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ModelSettings } from "@seam/shared";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { HostError } from "../../src/core/errors.js";
+import { createModel, keyEnvFor, MODEL_PRESETS, settingsFromPreset } from "../../src/llm/llm.js";
+import { createSecretSource } from "../../src/llm/secrets.js";
+import { collect, settings, startScriptedModel, TEST_KEY } from "./helpers.js";
+
+let home: string;
+beforeEach(() => { home = mkdtempSync(join(tmpdir(), "seam-secrets-")); });
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function writeSecrets(content: string, mode = 0o600): string {
+  const file = join(home, "secrets.json");
+  writeFileSync(file, content, { mode });
+  chmodSync(file, mode); // the umask may have narrowed `mode`
+  return file;
+}
+
+function thrown(fn: () => unknown): HostError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(HostError);
+    return e as HostError;
+  }
+  throw new Error("expected a HostError");
+}
+
+describe("createSecretSource (SEC-2)", () => {
+  test("env wins over the secrets file", () => {
+    writeSecrets(JSON.stringify({ DEEPSEEK_API_KEY: "from-file" }));
+    const secrets = createSecretSource({ home, env: { DEEPSEEK_API_KEY: "from-env" } });
+    expect(secrets.get("DEEPSEEK_API_KEY")).toEqual({ value: "from-env", source: "env DEEPSEEK_API_KEY" });
+  });
+
+  test("falls back to the 0600 secrets file (an empty env var counts as unset)", () => {
+    writeSecrets(JSON.stringify({ DEEPSEEK_API_KEY: "from-file" }));
+    const secrets = createSecretSource({ home, env: { DEEPSEEK_API_KEY: "" } });
+    expect(secrets.get("DEEPSEEK_API_KEY")).toEqual({ value: "from-file", source: "secrets file key DEEPSEEK_API_KEY" });
+    expect(secrets.get("OTHER")).toBeUndefined();
+  });
+
+  test("no env and no file → undefined", () => {
+    expect(createSecretSource({ home, env: {} }).get("DEEPSEEK_API_KEY")).toBeUndefined();
+  });
+
+  test("a 0644 secrets file is refused with a chmod hint and no values", () => {
+    const file = writeSecrets(JSON.stringify({ DEEPSEEK_API_KEY: "sekrit-value" }), 0o644);
+    const err = thrown(() => createSecretSource({ home, env: {} }).get("DEEPSEEK_API_KEY"));
+    expect(err.code).toBe("denied:llm");
+    expect(err.message).toBe(`The secrets file ${file} has mode 0644, so other users can read it. Run \`chmod 600 ${file}\` and try again.`);
+    expect(err.message).not.toContain("sekrit-value");
+  });
+
+  test("the env still works while the file is unsafe", () => {
+    writeSecrets("{}", 0o640);
+    expect(createSecretSource({ home, env: { K: "v" } }).get("K")?.source).toBe("env K");
+  });
+
+  test("malformed files are named without echoing their content", () => {
+    writeSecrets('{"DEEPSEEK_API_KEY": "sekrit-value",');
+    const err = thrown(() => createSecretSource({ home, env: {} }).get("DEEPSEEK_API_KEY"));
+    expect(err.code).toBe("bad_input:llm");
+    expect(err.message).toMatch(/secrets\.json is not valid JSON/);
+    expect(err.message).not.toContain("sekrit");
+
+    writeSecrets(JSON.stringify({ A: 1 }));
+    expect(thrown(() => createSecretSource({ home, env: {} }).get("A")).message).toMatch(/value of key A must be a string/);
+  });
+
+  test("keyStatus explains each state in words", () => {
+    const secrets = createSecretSource({ home, env: { DEEPSEEK_API_KEY: "k" } });
+    expect(secrets.keyStatus({ provider: "none", maxSteps: 25 }).text).toMatch(/direct mode/);
+    expect(secrets.keyStatus(settingsFromPreset("ollama")).text).toBe("No API key needed: requests to http://127.0.0.1:11434/v1 are sent without one.");
+    expect(secrets.keyStatus(settingsFromPreset("deepseek"))).toEqual({
+      keyEnv: "DEEPSEEK_API_KEY", keySource: "env DEEPSEEK_API_KEY", problem: null, text: "Using the API key from env DEEPSEEK_API_KEY.",
+    });
+    const missing = secrets.keyStatus({ ...settingsFromPreset("openai"), model: "gpt" });
+    expect(missing.problem).toBe(`No API key found: OPENAI_API_KEY is not set. Export OPENAI_API_KEY before starting Seam, or add "OPENAI_API_KEY" to ${join(home, "secrets.json")} (mode 0600).`);
+    writeSecrets("{}", 0o644);
+    expect(secrets.keyStatus({ ...settingsFromPreset("openai"), model: "gpt" }).problem).toMatch(/chmod 600/);
+  });
+
+  test("the adapter sends a key read from the secrets file", async () => {
+    writeSecrets(JSON.stringify({ SCRIPTED_API_KEY: TEST_KEY }));
+    const server = await startScriptedModel({ scripts: [{ name: "s", turns: [{ match: "", steps: [{ text: "ok" }] }] }] });
+    try {
+      const model = createModel(settings("openai-compatible", server.baseURL), createSecretSource({ home, env: {} }));
+      await collect(model.stream({ messages: [{ role: "user", text: "hi" }], tools: [], signal: new AbortController().signal }));
+      expect(server.requests()[0]?.auth).toBe("authorization");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("presets", () => {
+  test("DeepSeek defaults, and every preset is valid settings", () => {
+    expect(settingsFromPreset("deepseek")).toEqual({
+      provider: "openai-compatible", baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat", apiKeyEnv: "DEEPSEEK_API_KEY", maxSteps: 25,
+    });
+    for (const p of MODEL_PRESETS) {
+      const parsed = ModelSettings.safeParse({ ...settingsFromPreset(p.id), model: p.model ?? "some-model" });
+      expect(parsed.success, p.id).toBe(true);
+    }
+    expect(MODEL_PRESETS.filter((p) => !p.apiKeyEnv).map((p) => p.id)).toEqual(["ollama", "vllm", "llama.cpp"]);
+  });
+
+  test("keyEnvFor: configured name, else the hosted preset matching the base URL, else Anthropic's", () => {
+    expect(keyEnvFor({ provider: "openai-compatible", baseURL: "https://api.deepseek.com/v1", model: "m", apiKeyEnv: "MY_KEY", maxSteps: 25 })).toBe("MY_KEY");
+    expect(keyEnvFor({ provider: "openai-compatible", baseURL: "https://api.deepseek.com", model: "m", maxSteps: 25 })).toBe("DEEPSEEK_API_KEY");
+    expect(keyEnvFor({ provider: "openai-compatible", baseURL: "http://127.0.0.1:8000/v1", model: "m", maxSteps: 25 })).toBeUndefined();
+    expect(keyEnvFor({ provider: "anthropic", model: "claude", maxSteps: 25 })).toBe("ANTHROPIC_API_KEY");
+  });
+});
