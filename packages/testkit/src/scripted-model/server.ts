@@ -15,6 +15,8 @@ export interface ScriptedModelOptions {
   scripts: string | (string | ScriptInput)[];
   /** Concurrent connection cap (default 32); extra connections are dropped by node. */
   maxConnections?: number;
+  /** Called right after a text chunk is written (benchmarks timestamp chunks with it). */
+  onText?: (text: string) => void;
 }
 
 export interface RecordedRequest {
@@ -90,7 +92,7 @@ function planFor(conv: Conversation, step: Step | undefined, fallbackText: strin
 }
 
 /** Writes frames with the step's pacing; stops as soon as the client goes away. */
-async function pump(res: ServerResponse, frames: Iterable<Frame>, delayMs: number, hang: boolean): Promise<void> {
+async function pump(res: ServerResponse, frames: Iterable<Frame>, delayMs: number, hang: boolean, onText?: (text: string) => void): Promise<void> {
   let closed = false;
   const gone = new Promise<void>((resolve) => res.once("close", () => { closed = true; resolve(); }));
   const pause = (ms: number) => {
@@ -102,7 +104,9 @@ async function pump(res: ServerResponse, frames: Iterable<Frame>, delayMs: numbe
     if (!first && delayMs > 0) await pause(delayMs);
     if (closed) return;
     first = false;
-    if (!res.write(frame.data)) await Promise.race([new Promise((r) => res.once("drain", r)), gone]);
+    const flushed = res.write(frame.data);
+    if (frame.text !== undefined && onText) onText(frame.text);
+    if (!flushed) await Promise.race([new Promise((r) => res.once("drain", r)), gone]);
     if (hang && frame.content) break;
   }
   if (hang) return gone;
@@ -145,7 +149,7 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     const plan = planFor(conv, step, fallback, api, (body as { messages?: unknown }).messages);
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     res.flushHeaders();
-    await pump(res, api === "openai" ? openaiFrames(plan) : anthropicFrames(plan), step?.delayMs ?? 0, step?.hang ?? false);
+    await pump(res, api === "openai" ? openaiFrames(plan) : anthropicFrames(plan), step?.delayMs ?? 0, step?.hang ?? false, options.onText);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {

@@ -14,6 +14,8 @@ export interface Plan {
 export interface Frame {
   data: string;
   content: boolean;
+  /** The text delta this frame carries, if any. */
+  text?: string;
 }
 
 /** Splits tool-call argument JSON into up to three pieces so clients must reassemble it. */
@@ -31,7 +33,7 @@ export function* openaiFrames(plan: Plan): Generator<Frame> {
     content,
   });
   yield chunk({ role: "assistant", content: "" }, null, false);
-  for (const text of plan.text) yield chunk({ content: text });
+  for (const text of plan.text) yield { ...chunk({ content: text }), text };
   for (const [index, call] of plan.toolCalls.entries()) {
     yield chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] });
     for (const piece of splitArgs(call.argsJson)) yield chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
@@ -63,7 +65,7 @@ export function* anthropicFrames(plan: Plan): Generator<Frame> {
   for (const text of plan.text) {
     if (!textOpen) yield event("content_block_start", { index, content_block: { type: "text", text: "" } });
     textOpen = true;
-    yield event("content_block_delta", { index, delta: { type: "text_delta", text } }, true);
+    yield { ...event("content_block_delta", { index, delta: { type: "text_delta", text } }, true), text };
   }
   if (textOpen) yield event("content_block_stop", { index: index++ });
   for (const call of plan.toolCalls) {
