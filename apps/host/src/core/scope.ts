@@ -77,8 +77,9 @@ export function createScope(label: string, detachFromParent?: () => Disposer): S
       if (disposing) throw new Error(`scope "${label}" is disposed; cannot start "${entryLabel}"`);
       const dispose = await setup();
       if (disposing) {
-        await dispose();
-        throw new Error(`scope "${label}" was disposed while "${entryLabel}" started`);
+        // Release what was acquired too late; a failing release is kept as the cause, not lost.
+        const cause = await Promise.resolve().then(dispose).then(() => undefined, (error: unknown) => error);
+        throw new Error(`scope "${label}" was disposed while "${entryLabel}" started`, cause === undefined ? undefined : { cause });
       }
       return scope.add(dispose, entryLabel);
     },

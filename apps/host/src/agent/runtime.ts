@@ -1,0 +1,168 @@
+import type { ErrorInfo } from "@seam/shared";
+import { isHostError, messageOf } from "../core/errors.js";
+import type { ToolRegistry } from "./registry.js";
+import type { ToolDef, ToolResult } from "./tool.js";
+
+export type ToolStatus = "ok" | "error" | "cancelled";
+
+/** The result of one tool call as recorded and shown to the model (CORE-12). */
+export interface ToolOutcome {
+  status: ToolStatus;
+  canonical: unknown;
+  /** What the model sees; errors read `Error [code]: message`. */
+  rendered: string;
+  error: ErrorInfo | null;
+  startedAt: Date;
+  endedAt: Date;
+  durationMs: number;
+}
+
+export interface ToolRequest {
+  sessionId: string;
+  workspace: string;
+  callId: string;
+  name: string;
+  args: unknown;
+  signal: AbortSignal;
+}
+
+interface CallInfo { sessionId: string; callId: string; name: string; args: unknown }
+export type ToolCallEvent =
+  | (CallInfo & { phase: "start"; startedAt: Date })
+  | (CallInfo & { phase: "end"; outcome: ToolOutcome });
+
+export interface ToolRuntimeOptions {
+  registry: ToolRegistry;
+  /** Called at the start and end of every call; failures are reported to onRecordError and ignored. */
+  record?: (event: ToolCallEvent) => void | Promise<void>;
+  onRecordError?: (error: unknown, event: ToolCallEvent) => void;
+  defaults?: { timeoutMs?: number; maxRenderedChars?: number };
+}
+
+export interface ToolRuntime {
+  invoke(req: ToolRequest): Promise<ToolOutcome>;
+}
+
+type Settled = { status: ToolStatus; canonical: unknown; rendered: string; error: ErrorInfo | null };
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RENDERED_CHARS = 100_000;
+
+export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
+  const timeoutDefault = options.defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxChars = options.defaults?.maxRenderedChars ?? DEFAULT_MAX_RENDERED_CHARS;
+
+  const record = async (event: ToolCallEvent) => {
+    try {
+      await options.record?.(event);
+    } catch (error) {
+      options.onRecordError?.(error, event);
+    }
+  };
+
+  const settle = async (req: ToolRequest): Promise<Settled> => {
+    if (req.signal.aborted) return failure("cancelled", "The call was cancelled before it started.", "cancelled");
+    const tool = options.registry.get(req.name, req.sessionId);
+    if (!tool) {
+      return failure("unknown_tool", `There is no tool named "${req.name}" in this session. Call only the tools listed in your tool definitions.`);
+    }
+    const parsed = parseArgs(tool, req.args);
+    if (!parsed.ok) return failure("invalid_arguments", parsed.message, "error", `Fix the arguments and call ${tool.name} again.`);
+    return runWithDeadline(tool, parsed.value, req, positive(tool.timeoutMs) ?? timeoutDefault);
+  };
+
+  return {
+    async invoke(req) {
+      const startedAt = new Date();
+      const info: CallInfo = { sessionId: req.sessionId, callId: req.callId, name: req.name, args: req.args };
+      await record({ ...info, phase: "start", startedAt });
+      const settled = await settle(req);
+      const endedAt = new Date();
+      const outcome: ToolOutcome = {
+        ...settled,
+        rendered: capRendered(settled.rendered, maxChars),
+        startedAt,
+        endedAt,
+        durationMs: endedAt.getTime() - startedAt.getTime(),
+      };
+      await record({ ...info, phase: "end", outcome });
+      return outcome;
+    },
+  };
+}
+
+function parseArgs(tool: ToolDef, args: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return tool.parse(args);
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+}
+
+/** Runs the tool until it settles, the deadline passes or the caller cancels — whichever comes first. */
+async function runWithDeadline(tool: ToolDef, args: unknown, req: ToolRequest, timeoutMs: number): Promise<Settled> {
+  const controller = new AbortController();
+  let stop!: (settled: Settled) => void;
+  const stopped = new Promise<Settled>((resolve) => (stop = resolve));
+
+  // Settle first, then abort: whatever the tool does on abort must not win the race.
+  const onCancel = () => {
+    stop(failure("cancelled", `The call to ${tool.name} was cancelled.`, "cancelled"));
+    controller.abort(req.signal.reason);
+  };
+  req.signal.addEventListener("abort", onCancel, { once: true });
+  const timer = setTimeout(() => {
+    const message = `${tool.name} did not finish within ${formatMs(timeoutMs)} and was stopped. Try a smaller request.`;
+    stop(failure("timeout", message));
+    controller.abort(new Error(message));
+  }, timeoutMs);
+  timer.unref?.();
+
+  const ctx = { signal: controller.signal, sessionId: req.sessionId, workspace: req.workspace, callId: req.callId };
+  const running = Promise.resolve()
+    .then(() => tool.run(args, ctx))
+    .then(fromResult, fromThrown);
+  try {
+    // A tool that ignores its signal keeps running in the background; its late result is dropped.
+    return await Promise.race([running, stopped]);
+  } finally {
+    clearTimeout(timer);
+    req.signal.removeEventListener("abort", onCancel);
+  }
+}
+
+function fromResult(result: ToolResult): Settled {
+  if (typeof result !== "object" || result === null) return failure("tool_failed", "The tool returned no result.");
+  const rendered = typeof result.rendered === "string" ? result.rendered : JSON.stringify(result.canonical ?? null);
+  if (!result.error) return { status: "ok", canonical: result.canonical, rendered, error: null };
+  const error = { code: String(result.error.code), message: String(result.error.message) };
+  return { status: "error", canonical: result.canonical, rendered: rendered || renderError(error), error };
+}
+
+function fromThrown(error: unknown): Settled {
+  if (isHostError(error)) return failure(error.publicCode, error.message);
+  return failure("tool_failed", messageOf(error) || "The tool failed without a message.");
+}
+
+function failure(code: string, message: string, status: ToolStatus = "error", hint?: string): Settled {
+  const error = { code, message };
+  return { status, canonical: null, rendered: hint ? `${renderError(error)}\n${hint}` : renderError(error), error };
+}
+
+const renderError = (error: ErrorInfo) => `Error [${error.code}]: ${error.message}`;
+
+/** Keeps the first `max` characters (never splitting a surrogate pair) and says how much was cut. */
+export function capRendered(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const cut = text.length - end;
+  return `${text.slice(0, end)}\n\n[output truncated: ${cut} of ${text.length} characters were cut. Ask for a smaller part (a narrower range, path or pattern) to see the rest.]`;
+}
+
+const positive = (n: number | undefined) => (n !== undefined && Number.isFinite(n) && n > 0 ? n : undefined);
+
+function formatMs(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}

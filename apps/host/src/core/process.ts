@@ -1,0 +1,184 @@
+import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { HostError } from "./errors.js";
+import { groupAlive, signalGroup } from "./process-group.js";
+import type { Scope } from "./scope.js";
+
+export interface SpawnOptions {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  /** Added to the sanitized parent environment; explicit values win, even credential-looking ones. */
+  env?: Record<string, string>;
+  /** How much of the end of stderr to keep (default 64 KiB). */
+  stderrLimitBytes?: number;
+  label: string;
+}
+
+export interface ChildExit { code: number | null; signal: string | null }
+
+export interface ChildHandle {
+  readonly pid: number;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  /** Resolves when the child exited and its stderr was drained (or shortly after exit). */
+  readonly exited: Promise<ChildExit>;
+  stderrTail(): string;
+  /** End stdin → 2 s → SIGTERM to the process group → 2 s → SIGKILL. Memoized. */
+  stop(): Promise<void>;
+}
+
+export interface ChildInfo { label: string; pid: number; command: string; startedAt: Date; stderrTail: string }
+
+const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
+const GRACE_MS = 2_000;
+const POLL_MS = 25;
+const DRAIN_MS = 200;
+
+/** The parent environment without anything that looks like a credential (SEC-4). */
+export function sanitizeEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !CREDENTIAL_NAME.test(name)) out[name] = value;
+  }
+  return out;
+}
+
+const live = new Map<number, { info: Omit<ChildInfo, "stderrTail">; tail: StderrTail }>();
+/** Process groups that may still have members; killed synchronously if the host exits. */
+const groups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Children that are running now, for status pages. */
+export function listChildren(): ChildInfo[] {
+  return [...live.values()].map(({ info, tail }) => ({ ...info, stderrTail: tail.text() }));
+}
+
+export const stopChild = (child: ChildHandle): Promise<void> => child.stop();
+
+/** Starts a child in its own process group, owned by `scope`: disposing the scope stops the whole tree. */
+export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
+  if (scope.disposed) throw new HostError("closed:host", `Cannot start ${opts.label}: scope "${scope.label}" is already disposed.`);
+  if (opts.cwd !== undefined && !isDirectory(opts.cwd)) {
+    throw new HostError("bad_input:host", `Cannot start ${opts.label}: working directory ${opts.cwd} does not exist or is not a directory.`, { reason: "spawn_failed" });
+  }
+  const child = spawn(opts.command, opts.args ?? [], {
+    cwd: opts.cwd,
+    env: { ...sanitizeEnv(process.env), ...opts.env },
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  // Without a listener a spawn or kill error would crash the host; failures surface through pid/exit instead.
+  child.on("error", () => {});
+  child.stdin.on("error", () => {});
+  const pid = child.pid;
+  if (pid === undefined) {
+    throw new HostError("unavailable:host", `Cannot start ${opts.label}: "${opts.command}" was not found or is not executable. Check the command and PATH.`, { reason: "spawn_failed" });
+  }
+
+  const tail = new StderrTail(opts.stderrLimitBytes ?? 64 * 1024);
+  child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+  live.set(pid, { info: { label: opts.label, pid, command: opts.command, startedAt: new Date() }, tail });
+  groups.add(pid);
+  installExitHook();
+
+  let leaderExit: ChildExit | undefined;
+  let groupGone = false;
+  const quiet = () => {
+    if (!leaderExit) return false;
+    if (!groupGone && !groupAlive(pid)) {
+      groupGone = true;
+      groups.delete(pid);
+    }
+    return groupGone;
+  };
+  const kill = (signal: NodeJS.Signals) => {
+    if (!groupGone) signalGroup(pid, signal);
+  };
+
+  const exited = new Promise<ChildExit>((resolve) => {
+    child.once("exit", (code, signal) => {
+      leaderExit = { code, signal };
+      live.delete(pid);
+      // A tree that is entirely gone needs no teardown; forgetting it keeps long-lived scopes from growing.
+      if (quiet()) void forget();
+      if (child.stderr.readableEnded || child.stderr.destroyed) return resolve(leaderExit);
+      const timer = setTimeout(() => resolve({ code, signal }), DRAIN_MS);
+      timer.unref();
+      child.stderr.once("close", () => {
+        clearTimeout(timer);
+        resolve({ code, signal });
+      });
+    });
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    child.stdin.end();
+    if (!(await until(() => leaderExit !== undefined, GRACE_MS)) || !quiet()) {
+      kill("SIGTERM");
+      if (!(await until(quiet, GRACE_MS))) {
+        kill("SIGKILL");
+        await until(quiet, GRACE_MS);
+      }
+    }
+    live.delete(pid);
+  })());
+
+  const forget = scope.add(stop, `process:${opts.label}`);
+  return { pid, stdin: child.stdin, stdout: child.stdout, exited, stderrTail: () => tail.text(), stop };
+}
+
+/** Keeps the last `limit` bytes written to stderr. */
+class StderrTail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer) {
+    const kept = chunk.length > this.limit ? chunk.subarray(chunk.length - this.limit) : chunk;
+    this.chunks.push(kept);
+    this.size += kept.length;
+    while (this.chunks.length > 0 && this.size - this.chunks[0]!.length >= this.limit) this.size -= this.chunks.shift()!.length;
+  }
+
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    let bytes = all.subarray(Math.max(0, all.length - this.limit));
+    // Don't start in the middle of a UTF-8 sequence.
+    let skip = 0;
+    while (skip < 3 && skip < bytes.length && (bytes[skip]! & 0xc0) === 0x80) skip++;
+    bytes = bytes.subarray(skip);
+    return bytes.toString("utf8");
+  }
+}
+
+function until(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (done()) return resolve(true);
+      if (Date.now() >= deadline) return resolve(false);
+      setTimeout(check, POLL_MS).unref();
+    };
+    check();
+  });
+}
+
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Children run in their own process groups, so they would outlive a host that exits without disposing.
+  process.once("exit", () => {
+    for (const pgid of groups) signalGroup(pgid, "SIGKILL");
+  });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,24 @@
+import type { ToolDef } from "../agent/tool.js";
+import { grepTool } from "./grep.js";
+import { listDirTool } from "./list_dir.js";
+import { readFileTool } from "./read_file.js";
+
+export interface WorkspaceLimits {
+  /** read_file reads at most this many bytes of lines per call (default 256 KiB). */
+  readMaxBytes?: number;
+  /** read_file shows at most this many characters per call (default 90,000, under the runtime's cap). */
+  readMaxChars?: number;
+  /** list_dir entry cap (default 1000). */
+  listMaxEntries?: number;
+  /** grep skips larger files (default 1 MiB). */
+  grepMaxFileBytes?: number;
+}
+
+/** The read-only workspace tools (SEC-3): read_file, list_dir, grep. */
+export function workspaceTools(limits: WorkspaceLimits = {}): ToolDef[] {
+  return [
+    grepTool({ maxFileBytes: limits.grepMaxFileBytes }),
+    listDirTool({ maxEntries: limits.listMaxEntries }),
+    readFileTool({ maxBytes: limits.readMaxBytes, maxChars: limits.readMaxChars }),
+  ];
+}
