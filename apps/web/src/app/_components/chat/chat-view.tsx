@@ -1,0 +1,133 @@
+"use client";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { ArrowDownIcon, LoaderCircleIcon } from "lucide-react";
+import Link from "next/link";
+import { useCallback, useMemo, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { useTRPC } from "@/trpc/react";
+import { useSessions } from "../sessions/use-sessions";
+import { ToolPalette } from "../tools/tool-palette";
+import { ChatHeader } from "./chat-header";
+import { Composer } from "./composer";
+import { EmptyState } from "./empty-state";
+import { ModeBanner } from "./mode-banner";
+import { Timeline } from "./timeline";
+import { buildRows, runningTurn } from "./timeline-state";
+import { useSessionTimeline } from "./use-session-timeline";
+import { useStickToBottom } from "./use-stick-to-bottom";
+
+export function ChatView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const { state, error, live } = useSessionTimeline(id);
+  const model = useQuery(trpc.settings.model.queryOptions());
+  const tools = useQuery(trpc.tools.list.queryOptions({ sessionId: id }));
+  const sessions = useSessions();
+  const stop = useMutation(trpc.session.stop.mutationOptions());
+  const [palette, setPalette] = useState<{ open: boolean; tool: string | null }>({ open: false, tool: null });
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+
+  // The list is pushed live and updated on rename; the timeline's copy comes with session events.
+  const session = useMemo(() => {
+    const fromList = sessions.data?.find((s) => s.id === id);
+    const fromTimeline = state.session;
+    if (!fromList) return fromTimeline;
+    if (!fromTimeline) return fromList;
+    return fromTimeline.updatedAt > fromList.updatedAt ? fromTimeline : fromList;
+  }, [sessions.data, state.session, id]);
+
+  const rows = useMemo(() => buildRows(state), [state]);
+  const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef, Boolean(session && state.loaded));
+  const turn = runningTurn(state);
+  const running = Boolean(turn) || Boolean(session?.running);
+  const doStop = useCallback(() => stop.mutate({ id }), [stop, id]);
+  const openPalette = useCallback((tool: string | null = null) => setPalette({ open: true, tool }), []);
+
+  if (error?.notFound) {
+    return (
+      <div className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
+        <h1 className="text-lg font-semibold">Session not found</h1>
+        <p className="max-w-sm text-[14px] text-muted-foreground">It may have been deleted in another window.</p>
+        <Button asChild variant="outline">
+          <Link href="/">Back to start</Link>
+        </Button>
+      </div>
+    );
+  }
+
+  if (!session || !state.loaded) {
+    return (
+      <div className="flex flex-1 items-center justify-center gap-2 text-[13px] text-muted-foreground">
+        {error ? (
+          <span className="text-destructive">Could not load this session: {error.message}</span>
+        ) : (
+          <>
+            <LoaderCircleIcon className="size-4 animate-spin" /> Loading session…
+          </>
+        )}
+      </div>
+    );
+  }
+
+  const toolList = tools.data ?? [];
+  const direct = model.data?.mode === "direct";
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <ChatHeader session={session} model={model.data} running={running} stopping={stop.isPending} onStop={doStop} />
+      <div className="relative min-h-0 flex-1">
+        <div ref={scrollRef} className="scroll-thin absolute inset-0 overflow-y-auto">
+          <div ref={contentRef} className="mx-auto w-full max-w-3xl px-5 pb-6 pt-5">
+            {rows.length === 0 ? (
+              <EmptyState
+                workspace={session.workspace}
+                tools={toolList}
+                toolsLoading={tools.isPending}
+                model={model.data}
+                onPickTool={(name) => openPalette(name)}
+              />
+            ) : (
+              <Timeline rows={rows} running={turn} />
+            )}
+          </div>
+        </div>
+        {!atBottom && (
+          <Button
+            variant="outline"
+            size="icon-sm"
+            aria-label="Scroll to latest"
+            className="absolute bottom-3 left-1/2 -translate-x-1/2 rounded-full shadow-md"
+            onClick={() => scrollToBottom()}
+          >
+            <ArrowDownIcon />
+          </Button>
+        )}
+      </div>
+      <div className="shrink-0 px-5 pb-4">
+        <div className="mx-auto flex w-full max-w-3xl flex-col gap-2">
+          {live === "connecting" && state.loaded && (
+            <p className="text-center text-[12px] text-muted-foreground">Reconnecting to live updates…</p>
+          )}
+          {direct && <ModeBanner onOpenTools={() => openPalette()} />}
+          {stop.error && <p className="text-[13px] text-destructive">Could not stop the turn: {stop.error.message}</p>}
+          <Composer
+            sessionId={id}
+            running={running}
+            tools={toolList}
+            onStop={doStop}
+            onSent={() => scrollToBottom(false)}
+            onOpenTools={() => openPalette()}
+          />
+        </div>
+      </div>
+      <ToolPalette
+        sessionId={id}
+        tools={toolList}
+        open={palette.open}
+        initialTool={palette.tool}
+        onOpenChange={(open) => setPalette((p) => ({ ...p, open }))}
+      />
+    </div>
+  );
+}

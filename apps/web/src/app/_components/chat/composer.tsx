@@ -1,0 +1,148 @@
+"use client";
+import type { ToolInfo } from "@seam/shared";
+import { useMutation } from "@tanstack/react-query";
+import { ArrowUpIcon, WrenchIcon } from "lucide-react";
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { useTRPC } from "@/trpc/react";
+import { SlashMenu, slashEntries, type SlashEntry } from "./slash-menu";
+
+export function Composer({
+  sessionId,
+  running,
+  tools,
+  onStop,
+  onSent,
+  onOpenTools,
+}: {
+  sessionId: string;
+  running: boolean;
+  tools: ToolInfo[];
+  onStop: () => void;
+  onSent: () => void;
+  onOpenTools: () => void;
+}) {
+  const trpc = useTRPC();
+  const [text, setText] = useState("");
+  const [active, setActive] = useState(0);
+  const [menuDismissed, setMenuDismissed] = useState(false);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const pendingCursor = useRef<number | null>(null);
+
+  const send = useMutation(
+    trpc.session.send.mutationOptions({
+      onSuccess: () => {
+        setText("");
+        onSent();
+      },
+    }),
+  );
+
+  const entries = menuDismissed ? null : slashEntries(text, tools);
+  const menuOpen = entries !== null;
+
+  // Auto-grow, and place the cursor after a completion.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
+    if (pendingCursor.current !== null) {
+      el.setSelectionRange(pendingCursor.current, pendingCursor.current);
+      pendingCursor.current = null;
+    }
+  }, [text]);
+
+  const pick = (e: SlashEntry) => {
+    pendingCursor.current = e.cursor;
+    setText(e.insert);
+    ref.current?.focus();
+  };
+
+  const submit = () => {
+    if (running || send.isPending) return;
+    if (!text.trim()) return;
+    send.mutate({ sessionId, text });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (menuOpen && entries.length > 0) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const d = e.key === "ArrowDown" ? 1 : -1;
+        setActive((a) => (a + d + entries.length) % entries.length);
+        return;
+      }
+      if ((e.key === "Enter" && !e.shiftKey) || e.key === "Tab") {
+        e.preventDefault();
+        const entry = entries[Math.min(active, entries.length - 1)];
+        if (entry) pick(entry);
+        return;
+      }
+    }
+    if (e.key === "Escape") {
+      if (menuOpen) {
+        e.preventDefault();
+        setMenuDismissed(true);
+        return;
+      }
+      if (running) {
+        e.preventDefault();
+        onStop();
+      }
+      return;
+    }
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <div className="relative">
+      {menuOpen && <SlashMenu entries={entries} active={Math.min(active, Math.max(0, entries.length - 1))} onPick={pick} onHover={setActive} />}
+      <div className="rounded-2xl border bg-card shadow-sm transition-colors focus-within:border-ring/60 focus-within:ring-2 focus-within:ring-ring/15">
+        <textarea
+          ref={ref}
+          data-testid="composer-input"
+          aria-label="Message"
+          rows={1}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(0);
+            setMenuDismissed(false);
+            if (send.error) send.reset();
+          }}
+          onKeyDown={onKeyDown}
+          placeholder={running ? "The agent is working — Esc to stop" : "Message Seam, or type / to run a tool"}
+          className="scroll-thin block max-h-60 w-full resize-none bg-transparent px-4 pb-1 pt-3 text-[14.5px] leading-relaxed outline-none placeholder:text-muted-foreground/70"
+        />
+        <div className="flex items-center gap-2 px-2 pb-2">
+          <Button variant="subtle" size="sm" data-testid="tools-button" onClick={onOpenTools}>
+            <WrenchIcon /> Tools
+          </Button>
+          <span className="ml-auto hidden text-[11.5px] text-muted-foreground sm:inline">
+            {running ? "Esc stops the turn" : "Enter to send · Shift+Enter for a new line"}
+          </span>
+          <Button
+            size="icon-sm"
+            className="rounded-full"
+            data-testid="composer-send"
+            aria-label="Send"
+            disabled={running || send.isPending || !text.trim()}
+            onClick={submit}
+          >
+            <ArrowUpIcon />
+          </Button>
+        </div>
+      </div>
+      {send.error && (
+        <p data-testid="composer-error" role="alert" className="mt-2 px-1 text-[13px] text-destructive">
+          {send.error.message}
+        </p>
+      )}
+    </div>
+  );
+}

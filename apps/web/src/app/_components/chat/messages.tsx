@@ -1,0 +1,41 @@
+"use client";
+import type { MessageItem } from "@seam/shared";
+import { memo } from "react";
+import { MarkdownText } from "./markdown";
+
+export const UserMessage = memo(function UserMessage({ message }: { message: MessageItem }) {
+  const command = message.text.startsWith("/");
+  return (
+    <div className="flex justify-end">
+      <div
+        data-testid="message-user"
+        className={
+          command
+            ? "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-subtle px-3.5 py-2 font-mono text-[13px] leading-relaxed"
+            : "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-subtle px-3.5 py-2 text-[14.5px] leading-relaxed"
+        }
+      >
+        {message.text}
+      </div>
+    </div>
+  );
+});
+
+export const AssistantMessage = memo(function AssistantMessage({ message }: { message: MessageItem }) {
+  const streaming = message.state === "streaming";
+  return (
+    <div data-testid="message-assistant" data-state={message.state} className="min-w-0">
+      {message.text ? <MarkdownText text={message.text} /> : streaming ? null : <p className="text-muted-foreground">(empty reply)</p>}
+      {streaming && (
+        <span aria-label="Writing" className="mt-1 inline-flex gap-1 align-middle">
+          <span className="size-1.5 animate-pulse-dot rounded-full bg-muted-foreground/60" />
+          <span className="size-1.5 animate-pulse-dot rounded-full bg-muted-foreground/60 [animation-delay:200ms]" />
+          <span className="size-1.5 animate-pulse-dot rounded-full bg-muted-foreground/60 [animation-delay:400ms]" />
+        </span>
+      )}
+      {message.state === "interrupted" && (
+        <p className="mt-1 text-xs text-warning">The reply was cut off before it finished.</p>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,100 @@
+"use client";
+import type { ToolCallItem } from "@seam/shared";
+import { ChevronRightIcon } from "lucide-react";
+import { memo, useState } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { cn } from "@/lib/utils";
+import { ToolStatusChip } from "./tool-status-chip";
+import { prettyJson, summarizeArgs, toolIcon } from "./tool-summary";
+
+/** A tool call where it happened: one collapsed line, details one click away. */
+export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem }) {
+  const [open, setOpen] = useState(false);
+  const Icon = toolIcon(call.name);
+  const summary = summarizeArgs(call.args);
+  return (
+    <div
+      data-testid="tool-card"
+      data-tool-name={call.name}
+      data-status={call.status}
+      className={cn(
+        "overflow-hidden rounded-lg border bg-card transition-shadow",
+        open && "shadow-sm",
+        call.status === "error" && "border-destructive/30",
+      )}
+    >
+      <button
+        type="button"
+        data-testid="tool-card-toggle"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        className="flex w-full cursor-pointer items-center gap-2 px-2.5 py-1.5 text-left hover:bg-muted/60"
+      >
+        <ChevronRightIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")} />
+        <Icon className="size-3.5 shrink-0 text-muted-foreground" />
+        <span className="shrink-0 font-mono text-[12.5px] font-medium">{call.name}</span>
+        <span className="min-w-0 flex-1 truncate font-mono text-[12px] text-muted-foreground">{summary}</span>
+        <ToolStatusChip call={call} />
+      </button>
+      {open && <ToolCardDetails call={call} />}
+    </div>
+  );
+});
+
+function ToolCardDetails({ call }: { call: ToolCallItem }) {
+  const args = prettyJson(call.args);
+  const result = call.rendered ?? (call.error ? `${call.error.code}: ${call.error.message}` : call.status === "running" ? "" : "(no result)");
+  // The full JSON result as the capability produced it; before there is one, the call's own record.
+  const canonical = prettyJson(call.canonical ?? { status: call.status, error: call.error, args: call.args });
+  return (
+    <Tabs defaultValue="args" className="border-t bg-code px-2.5 pb-2.5 pt-2">
+      <div className="flex items-center justify-between gap-2">
+        <TabsList>
+          <TabsTrigger value="args">Arguments</TabsTrigger>
+          <TabsTrigger value="result">Result</TabsTrigger>
+          <TabsTrigger value="canonical" data-testid="tool-card-canonical-tab">
+            Canonical
+          </TabsTrigger>
+        </TabsList>
+        <span className="font-mono text-[11px] text-muted-foreground" title="Call id">
+          {call.callId}
+        </span>
+      </div>
+      <TabsContent value="args" forceMount className="mt-2">
+        <Pane testId="tool-card-args" text={args || "{}"} />
+      </TabsContent>
+      <TabsContent value="result" forceMount className="mt-2">
+        {call.status === "running" ? (
+          <p data-testid="tool-card-result" className="px-1 py-2 text-xs text-muted-foreground">
+            Still running…
+          </p>
+        ) : (
+          <Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />
+        )}
+      </TabsContent>
+      <TabsContent value="canonical" forceMount className="mt-2">
+        <Pane testId="tool-card-canonical" text={canonical} />
+      </TabsContent>
+    </Tabs>
+  );
+}
+
+function Pane({ testId, text, tone }: { testId: string; text: string; tone?: "error" }) {
+  return (
+    <div className="group/pane relative">
+      <pre
+        data-testid={testId}
+        className={cn(
+          "scroll-thin max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md border bg-background p-2.5 font-mono text-[12px] leading-[1.55]",
+          tone === "error" && "text-destructive",
+        )}
+      >
+        {text}
+      </pre>
+      <div className="absolute right-1.5 top-1.5 opacity-0 transition-opacity group-hover/pane:opacity-100 focus-within:opacity-100">
+        <CopyButton text={text} className="bg-background" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+"use client";
+import type { SessionDetail, SessionEvent } from "@seam/shared";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { emptyTimeline, timelineReducer } from "./timeline-state";
+
+/**
+ * Loads `session.get` and applies `session.events` on top. Every (re)connect of the subscription
+ * refetches the snapshot so events missed while disconnected are recovered; text deltas that
+ * arrive while that snapshot is in flight are buffered and merged without duplication.
+ */
+export function useSessionTimeline(id: string) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const [state, dispatch] = useReducer(timelineReducer, emptyTimeline);
+  const [error, setError] = useState<{ message: string; notFound: boolean } | null>(null);
+  const syncSeq = useRef(0);
+  const pending = useRef<Map<string, string[]> | null>(null);
+
+  const sync = useCallback(async () => {
+    const seq = ++syncSeq.current;
+    const buffer = new Map<string, string[]>();
+    pending.current = buffer;
+    try {
+      const detail = await client.session.get.query({ id });
+      if (seq !== syncSeq.current) return;
+      pending.current = null;
+      // Wire types mark `unknown` fields optional after JSON; otherwise they are the shared DTOs.
+      dispatch({ type: "snapshot", detail: detail as SessionDetail, deltas: buffer });
+      setError(null);
+    } catch (err) {
+      if (seq !== syncSeq.current) return;
+      pending.current = null;
+      const e = err as { message?: string; data?: { code?: string } };
+      setError({ message: e.message ?? String(err), notFound: e.data?.code === "NOT_FOUND" });
+    }
+  }, [client, id]);
+
+  useEffect(() => {
+    void sync();
+  }, [sync]);
+
+  const subscription = useSubscription(
+    trpc.session.events.subscriptionOptions(
+      { id },
+      {
+        enabled: !error?.notFound,
+        onStarted: () => void sync(),
+        onData: (envelope) => {
+          const event = envelope.data as SessionEvent;
+          if (event.type === "delta" && pending.current) {
+            pending.current.set(event.itemId, [...(pending.current.get(event.itemId) ?? []), event.text]);
+          }
+          dispatch({ type: "event", event });
+        },
+      },
+    ),
+  );
+
+  return { state, error, live: subscription.status, reload: sync };
+}

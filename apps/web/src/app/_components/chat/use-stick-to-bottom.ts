@@ -1,0 +1,49 @@
+"use client";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+
+const SLACK = 48;
+
+/** Keeps a scroll container pinned to the bottom while content grows, unless the user scrolled up. */
+export function useStickToBottom(
+  scrollRef: RefObject<HTMLElement | null>,
+  contentRef: RefObject<HTMLElement | null>,
+  mounted: boolean,
+) {
+  const stick = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+
+  useEffect(() => {
+    const el = scrollRef.current;
+    const content = contentRef.current;
+    if (!el || !content) return;
+    const onScroll = () => {
+      const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+      stick.current = distance < SLACK;
+      setAtBottom(stick.current);
+    };
+    const ro = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+      else onScroll();
+    });
+    el.addEventListener("scroll", onScroll, { passive: true });
+    ro.observe(content);
+    el.scrollTop = el.scrollHeight;
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      ro.disconnect();
+    };
+  }, [scrollRef, contentRef, mounted]);
+
+  const scrollToBottom = useCallback(
+    (smooth = true) => {
+      const el = scrollRef.current;
+      if (!el) return;
+      stick.current = true;
+      setAtBottom(true);
+      el.scrollTo({ top: el.scrollHeight, behavior: smooth ? "smooth" : "auto" });
+    },
+    [scrollRef],
+  );
+
+  return { atBottom, scrollToBottom };
+}

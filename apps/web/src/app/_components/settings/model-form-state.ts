@@ -1,0 +1,46 @@
+import { ModelSettings, type ModelProvider, type ModelStatus } from "@seam/shared";
+
+export interface ModelDraft {
+  provider: ModelProvider;
+  baseURL: string;
+  model: string;
+  apiKeyEnv: string;
+  maxSteps: string;
+}
+
+export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
+
+export function draftFrom(status: ModelStatus): ModelDraft {
+  const s = status.settings;
+  return {
+    provider: s.provider,
+    baseURL: s.baseURL ?? "",
+    model: s.model ?? "",
+    apiKeyEnv: s.apiKeyEnv ?? "",
+    maxSteps: String(s.maxSteps ?? 25),
+  };
+}
+
+/** Validates the draft with the shared zod schema; returns the settings to send or per-field errors. */
+export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | { ok: false; errors: DraftErrors } {
+  const opt = (v: string) => (v.trim() ? v.trim() : undefined);
+  const steps = d.maxSteps.trim() === "" ? undefined : Number(d.maxSteps);
+  const candidate = {
+    provider: d.provider,
+    baseURL: opt(d.baseURL),
+    model: opt(d.model),
+    apiKeyEnv: opt(d.apiKeyEnv),
+    maxSteps: steps,
+  };
+  const parsed = ModelSettings.safeParse(candidate);
+  if (parsed.success) {
+    if (d.provider === "openai-compatible" && !candidate.baseURL) return { ok: false, errors: { baseURL: "Base URL is required" } };
+    return { ok: true, value: parsed.data };
+  }
+  const errors: DraftErrors = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0] as keyof ModelDraft | undefined;
+    if (key && !errors[key]) errors[key] = key === "maxSteps" ? "Max steps must be a whole number from 1 to 200" : issue.message;
+  }
+  return { ok: false, errors };
+}

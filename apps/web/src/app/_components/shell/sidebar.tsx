@@ -1,0 +1,100 @@
+"use client";
+import { BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlusIcon, SettingsIcon } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Tip } from "@/components/ui/tooltip";
+import { cn } from "@/lib/utils";
+import { NewSessionDialog } from "../sessions/new-session-dialog";
+import { SessionList } from "../sessions/session-list";
+
+const NAV = [
+  { href: "/settings", label: "Settings", icon: SettingsIcon },
+  { href: "/capabilities", label: "Capabilities", icon: BlocksIcon },
+] as const;
+
+export function Sidebar({ collapsed, onToggle, hostVersion }: { collapsed: boolean; onToggle: () => void; hostVersion?: string }) {
+  const pathname = usePathname();
+
+  if (collapsed) {
+    return (
+      <aside aria-label="Sidebar" className="flex w-13 shrink-0 flex-col items-center gap-1 border-r bg-sidebar py-3">
+        <Tip label="Expand sidebar (Ctrl+B)" side="right">
+          <Button variant="subtle" size="icon-sm" onClick={onToggle} aria-label="Expand sidebar" aria-expanded={false}>
+            <PanelLeftOpenIcon />
+          </Button>
+        </Tip>
+        <NewSessionDialog
+          trigger={
+            <Button variant="subtle" size="icon-sm" data-testid="new-session-button" aria-label="New session">
+              <PlusIcon />
+            </Button>
+          }
+        />
+        <div className="flex-1" />
+        {NAV.map(({ href, label, icon: Icon }) => (
+          <Tip key={href} label={label} side="right">
+            <Button asChild variant="subtle" size="icon-sm" className={cn(pathname === href && "bg-subtle text-foreground")}>
+              <Link href={href} aria-label={label}>
+                <Icon />
+              </Link>
+            </Button>
+          </Tip>
+        ))}
+      </aside>
+    );
+  }
+
+  return (
+    <aside aria-label="Sidebar" className="flex w-66 shrink-0 flex-col border-r bg-sidebar">
+      <div className="flex h-13 items-center justify-between px-3">
+        <Link href="/" className="flex items-center gap-2 rounded-md px-1 font-semibold tracking-tight">
+          <SeamMark />
+          <span>Seam</span>
+        </Link>
+        <Tip label="Collapse sidebar (Ctrl+B)" side="right">
+          <Button variant="subtle" size="icon-sm" onClick={onToggle} aria-label="Collapse sidebar" aria-expanded>
+            <PanelLeftCloseIcon />
+          </Button>
+        </Tip>
+      </div>
+      <div className="px-3 pb-1">
+        <NewSessionDialog
+          trigger={
+            <Button variant="outline" className="w-full justify-start" data-testid="new-session-button">
+              <PlusIcon /> New session
+            </Button>
+          }
+        />
+      </div>
+      <SessionList />
+      <nav aria-label="Pages" className="flex flex-col gap-px border-t px-2 py-2">
+        {NAV.map(({ href, label, icon: Icon }) => (
+          <Link
+            key={href}
+            href={href}
+            aria-current={pathname === href ? "page" : undefined}
+            className={cn(
+              "flex items-center gap-2.5 rounded-lg px-2.5 py-1.5 text-[13.5px] text-muted-foreground transition-colors hover:bg-muted hover:text-foreground",
+              pathname === href && "bg-subtle text-foreground",
+            )}
+          >
+            <Icon className="size-4" />
+            {label}
+          </Link>
+        ))}
+        {hostVersion && <div className="px-2.5 pt-1.5 text-[11px] text-muted-foreground/80">host {hostVersion}</div>}
+      </nav>
+    </aside>
+  );
+}
+
+function SeamMark() {
+  return (
+    <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-primary text-primary-foreground">
+      <svg viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round">
+        <path d="M3 5.5c2-2 4 2 6 0s3-1 4 0M3 10.5c2-2 4 2 6 0s3-1 4 0" />
+      </svg>
+    </span>
+  );
+}

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { PageHeader } from "../_components/shell/page-header";
+import { CapabilitiesTable } from "../_components/capabilities/capabilities-table";
+
+export const metadata: Metadata = { title: "Capabilities" };
+
+export default function CapabilitiesPage() {
+  return (
+    <div className="scroll-thin flex-1 overflow-y-auto">
+      <PageHeader
+        wide
+        title="Capabilities"
+        description="For each capability: is the code there, is a provider configured, can the agent see its tools, and does it work right now."
+      />
+      <div className="mx-auto w-full max-w-5xl px-6 pb-12">
+        <CapabilitiesTable />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import { tokenBootstrapScript } from "@/trpc/token";
+import { AppShell } from "./_components/shell/app-shell";
+import { Providers } from "./_components/shell/providers";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Seam", template: "%s · Seam" },
+  description: "Agent workbench for developers",
+};
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#fcfcfd" },
+    { media: "(prefers-color-scheme: dark)", color: "#1b1b1f" },
+  ],
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        {/* Runs before hydration so the token is in a cookie before the first tRPC request. */}
+        <script dangerouslySetInnerHTML={{ __html: tokenBootstrapScript }} />
+      </head>
+      <body>
+        <Providers>
+          <AppShell>{children}</AppShell>
+        </Providers>
+      </body>
+    </html>
+  );
+}
