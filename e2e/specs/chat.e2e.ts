@@ -39,7 +39,7 @@ test.describe("chat with a scripted model (CORE-13, CORE-15, UI-1)", () => {
     await expect(card.getByTestId("tool-card-canonical")).toContainText('"totalLines"');
     await expect(page.getByTestId("message-assistant").last()).toContainText("Seam fixture workspace");
     await expect(page.getByTestId("message-assistant").last()).toHaveAttribute("data-state", "complete");
-    await page.screenshot({ path: "test-results/chat-tool-card.png", fullPage: true });
+    await page.screenshot({ path: test.info().outputPath("chat-tool-card.png"), fullPage: true });
 
     await page.reload();
     await expect(page.getByTestId("message-user")).toContainText("Please read the README");

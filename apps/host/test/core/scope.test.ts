@@ -116,7 +116,7 @@ describe("Scope (CORE-10)", () => {
     }, "slow");
     await scope.dispose();
     release();
-    const error = await pending.catch((e: unknown) => e as Error);
+    const error = (await pending.then(() => null, (e: unknown) => e)) as Error;
     expect(error.message).toMatch(/disposed while "slow" started/);
     expect((error.cause as Error).message).toBe("release failed");
   });

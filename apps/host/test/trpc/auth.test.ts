@@ -25,6 +25,9 @@ beforeAll(async () => {
 afterAll(() => scope.dispose());
 
 const health = (headers: Record<string, string>) => fetch(`${base}/trpc/health`, { headers });
+// tRPC's HTTP envelope, as much of it as these tests read.
+type Envelope = { result: { data: { ok?: boolean } & unknown[] }; error: { message: string; data: { zodError: unknown } } };
+const json = async (res: Response) => (await res.json()) as Envelope;
 
 describe("host auth (SEC-1)", () => {
   it("keeps the token in a 0600 file and reuses it", () => {
@@ -33,10 +36,11 @@ describe("host auth (SEC-1)", () => {
   });
 
   it("answers with the token as bearer, header or cookie", async () => {
-    for (const headers of [{ authorization: `Bearer ${token}` }, { "x-seam-token": token }, { cookie: `a=b; seam_token=${token}` }]) {
+    const variants: Record<string, string>[] = [{ authorization: `Bearer ${token}` }, { "x-seam-token": token }, { cookie: `a=b; seam_token=${token}` }];
+    for (const headers of variants) {
       const res = await health(headers);
       expect(res.status).toBe(200);
-      expect((await res.json()).result.data.ok).toBe(true);
+      expect((await json(res)).result.data.ok).toBe(true);
     }
   });
 
@@ -49,7 +53,7 @@ describe("host auth (SEC-1)", () => {
   it("refuses a foreign Origin even with the right token (CSRF)", async () => {
     const res = await health({ authorization: `Bearer ${token}`, origin: "http://evil.example" });
     expect(res.status).toBe(403);
-    expect((await res.json()).error.message).toContain("evil.example");
+    expect((await json(res)).error.message).toContain("evil.example");
     expect((await health({ authorization: `Bearer ${token}`, origin: `http://127.0.0.1:${WEB_PORT}` })).status).toBe(200);
   });
 
@@ -70,12 +74,12 @@ describe("host auth (SEC-1)", () => {
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const bad = await fetch(`${base}/trpc/session.create`, { method: "POST", headers, body: JSON.stringify({ workspace: "" }) });
     expect(bad.status).toBe(400);
-    const body = await bad.json();
+    const body = await json(bad);
     expect(body.error.data.zodError).not.toBeNull();
     const missing = await fetch(`${base}/trpc/session.create`, { method: "POST", headers, body: JSON.stringify({ workspace: "/definitely/not/here" }) });
     expect(missing.status).toBe(400);
-    expect((await missing.json()).error.message).toMatch(/does not exist/);
-    const list = await (await fetch(`${base}/trpc/session.list`, { headers })).json();
+    expect((await json(missing)).error.message).toMatch(/does not exist/);
+    const list = await json(await fetch(`${base}/trpc/session.list`, { headers }));
     expect(list.result.data).toEqual([]);
   });
 });
