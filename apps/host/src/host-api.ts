@@ -1,5 +1,5 @@
 import type {
-  CapabilityRow, ModelSettings, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
+  CapabilityRow, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
 } from "@seam/shared";
 
@@ -24,5 +24,6 @@ export interface HostApi {
     setModel(settings: ModelSettings): Promise<ModelStatus>;
   };
   capabilities: { list(): Promise<CapabilityRow[]> };
+  processes: { list(): Promise<ProcessInfo[]> };
   info(): { version: string; pid: number; home: string; startedAt: string };
 }

@@ -4,6 +4,7 @@ import { createToolRegistry } from "./agent/registry.js";
 import { createToolRuntime } from "./agent/runtime.js";
 import { createSessionService } from "./agent/session.js";
 import { capabilityRows } from "./capabilities.js";
+import { listChildren } from "./core/process.js";
 import { createSecretSource } from "./llm/secrets.js";
 import { openDatabase } from "./persistence/db.js";
 import { createModelSettings } from "./settings/model.js";
@@ -36,6 +37,13 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     tools: { list: async (sessionId) => toolInfo(sessionId) },
     settings: { model: () => model.status(), setModel: (s) => model.set(s) },
     capabilities: { list: async () => capabilityRows(registry.visible(), await model.status()) },
+    processes: {
+      list: async () => listChildren().map((c) => ({
+        label: c.label, pid: c.pid, command: c.command, state: c.state,
+        exitCode: c.exit?.code ?? null, exitSignal: c.exit?.signal ?? null,
+        startedAt: c.startedAt.toISOString(), endedAt: c.endedAt?.toISOString() ?? null, stderrTail: c.stderrTail,
+      })),
+    },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
   };
 }

@@ -6,3 +6,4 @@ export {
 export type { SessionEvent } from "./session.js";
 export { ToolInfo, ToolListInput } from "./tools.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
+export { ProcessInfo } from "./processes.js";

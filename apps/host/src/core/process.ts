@@ -29,7 +29,16 @@ export interface ChildHandle {
   stop(): Promise<void>;
 }
 
-export interface ChildInfo { label: string; pid: number; command: string; startedAt: Date; stderrTail: string }
+export interface ChildInfo {
+  label: string;
+  pid: number;
+  command: string;
+  startedAt: Date;
+  state: "running" | "exited";
+  exit: ChildExit | null;
+  endedAt: Date | null;
+  stderrTail: string;
+}
 
 const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
 const GRACE_MS = 2_000;
@@ -45,14 +54,27 @@ export function sanitizeEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-const live = new Map<number, { info: Omit<ChildInfo, "stderrTail">; tail: StderrTail }>();
+type Tracked = { info: Omit<ChildInfo, "stderrTail" | "state" | "exit" | "endedAt">; tail: StderrTail; exit: ChildExit | null; endedAt: Date | null };
+const live = new Map<number, Tracked>();
+/** Recently exited children, newest last, so a crashed server's stderr stays readable. */
+const recent: Tracked[] = [];
+const RECENT_LIMIT = 20;
 /** Process groups that may still have members; killed synchronously if the host exits. */
 const groups = new Set<number>();
 let exitHookInstalled = false;
 
-/** Children that are running now, for status pages. */
+/** Children running now, then the last few that exited, for status pages. */
 export function listChildren(): ChildInfo[] {
-  return [...live.values()].map(({ info, tail }) => ({ ...info, stderrTail: tail.text() }));
+  const view = (t: Tracked, state: ChildInfo["state"]): ChildInfo => ({ ...t.info, state, exit: t.exit, endedAt: t.endedAt, stderrTail: t.tail.text() });
+  return [...[...live.values()].map((t) => view(t, "running")), ...[...recent].reverse().map((t) => view(t, "exited"))];
+}
+
+function retire(pid: number, exit: ChildExit) {
+  const tracked = live.get(pid);
+  if (!tracked) return;
+  live.delete(pid);
+  recent.push({ ...tracked, exit, endedAt: new Date() });
+  if (recent.length > RECENT_LIMIT) recent.shift();
 }
 
 export const stopChild = (child: ChildHandle): Promise<void> => child.stop();
@@ -79,7 +101,7 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
 
   const tail = new StderrTail(opts.stderrLimitBytes ?? 64 * 1024);
   child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
-  live.set(pid, { info: { label: opts.label, pid, command: opts.command, startedAt: new Date() }, tail });
+  live.set(pid, { info: { label: opts.label, pid, command: opts.command, startedAt: new Date() }, tail, exit: null, endedAt: null });
   groups.add(pid);
   installExitHook();
 
@@ -100,7 +122,7 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
   const exited = new Promise<ChildExit>((resolve) => {
     child.once("exit", (code, signal) => {
       leaderExit = { code, signal };
-      live.delete(pid);
+      retire(pid, leaderExit);
       // A tree that is entirely gone needs no teardown; forgetting it keeps long-lived scopes from growing.
       if (quiet()) void forget();
       if (child.stderr.readableEnded || child.stderr.destroyed) return resolve(leaderExit);
@@ -123,7 +145,7 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
         await until(quiet, GRACE_MS);
       }
     }
-    live.delete(pid);
+    if (leaderExit) retire(pid, leaderExit);
   })());
 
   const forget = scope.add(stop, `process:${opts.label}`);

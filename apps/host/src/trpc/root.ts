@@ -1,6 +1,8 @@
 import { procedure, router } from "./trpc.js";
 import { sessionRouter } from "./routers/session.js";
-import { capabilitiesRouter, settingsRouter, toolsRouter } from "./routers/settings.js";
+import { capabilitiesRouter, processesRouter } from "./routers/overview.js";
+import { settingsRouter } from "./routers/settings.js";
+import { toolsRouter } from "./routers/tools.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -8,6 +10,7 @@ export const appRouter = router({
   tools: toolsRouter,
   settings: settingsRouter,
   capabilities: capabilitiesRouter,
+  processes: processesRouter,
 });
 
 export type AppRouter = typeof appRouter;

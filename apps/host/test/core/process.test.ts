@@ -109,14 +109,16 @@ describe("spawnChild (SEC-4)", () => {
     expect(grandchild).toBeGreaterThan(0);
     expect(isRunning(parent.pid)).toBe(true);
     expect(isRunning(grandchild)).toBe(true);
-    expect(listChildren().map((c) => c.pid)).toContain(parent.pid);
+    expect(listChildren().find((c) => c.pid === parent.pid)?.state).toBe("running");
 
     await scope.dispose();
 
     expect(isRunning(parent.pid)).toBe(false);
     expect(isRunning(grandchild)).toBe(false);
     expect((await parent.exited).signal).toBe("SIGTERM");
-    expect(listChildren().map((c) => c.pid)).not.toContain(parent.pid);
+    // Exited children stay listed (bounded) with their exit, so a crash's stderr can still be read.
+    const after = listChildren().find((c) => c.pid === parent.pid);
+    expect(after).toMatchObject({ state: "exited", exit: { signal: "SIGTERM" } });
   });
 
   it("SIGKILLs a child that ignores SIGTERM", async () => {
@@ -195,5 +197,18 @@ describe("spawnChild (SEC-4)", () => {
     const scope = createScope("test");
     await scope.dispose();
     expect(() => spawnChild(scope, { label: "late", command: node, args: ["-e", ""] })).toThrow(/disposed/);
+  });
+
+  it("lists exited children with their exit and stderr, keeping only the most recent ones", async () => {
+    const scope = createScope("test");
+    for (let i = 0; i < 25; i++) {
+      const child = spawnChild(scope, { label: `short-${i}`, command: node, args: ["-e", `console.error("bye ${i}"); process.exit(3)`] });
+      await child.exited;
+    }
+    const exited = listChildren().filter((c) => c.state === "exited");
+    expect(exited.length).toBe(20);
+    expect(exited[0]).toMatchObject({ label: "short-24", exit: { code: 3 }, stderrTail: "bye 24\n" });
+    expect(exited.some((c) => c.label === "short-0")).toBe(false);
+    await scope.dispose();
   });
 });
