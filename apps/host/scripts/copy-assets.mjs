@@ -1,4 +1,5 @@
-// Copies the model-facing tool descriptions (src/**/*.md) next to the compiled code.
+// Copies the model-facing tool descriptions (src/**/*.md, except READMEs) and the plain-JavaScript
+// worker bodies (src/**/*.mjs, e.g. workspace/grep-worker.mjs) next to the compiled code.
 import { cpSync, readdirSync, statSync, mkdirSync } from "node:fs";
 import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,7 @@ const walk = (dir) => {
     const p = join(dir, name);
     if (name === "generated") continue;
     if (statSync(p).isDirectory()) walk(p);
-    else if (name.endsWith(".md") && name !== "README.md") {
+    else if ((name.endsWith(".md") && name !== "README.md") || name.endsWith(".mjs")) {
       const out = join(root, "dist", relative(src, p));
       mkdirSync(dirname(out), { recursive: true });
       cpSync(p, out);

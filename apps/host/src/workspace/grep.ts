@@ -1,18 +1,23 @@
 import { readFileSync } from "node:fs";
-import { lstat, readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
 import { defineTool, type ToolDef } from "../agent/tool.js";
 import { displayPath, resolveInside, workspaceRoot } from "./contain.js";
-import { abortedError, formatBytes, hasNulPrefix, linesWithin, statOf } from "./files.js";
-import { globMatcher } from "./glob.js";
+import { abortedError, BINARY_SNIFF_BYTES, formatBytes, linesWithin, statOf } from "./files.js";
+import { globToRegExp } from "./glob.js";
 
 const description = readFileSync(new URL("./grep.md", import.meta.url), "utf8").trim();
+/** Plain ESM, so it loads as-is from src/ (vitest) and from dist/ (copied by scripts/copy-assets.mjs). */
+const WORKER_URL = new URL("./grep-worker.mjs", import.meta.url);
 
 export const GREP_DEFAULT_RESULTS = 100;
 export const GREP_MAX_RESULTS = 500;
 export const GREP_MAX_FILE_BYTES = 1024 * 1024;
+/** The search worker is stopped after this long unless the limits say otherwise. */
+export const GREP_DEFAULT_DEADLINE_MS = 20_000;
+/** Old-generation heap of a search worker. */
+export const GREP_WORKER_HEAP_MB = 256;
 const LINE_CHARS = 300;
 const SKIP_DIRS = new Set([".git", "node_modules"]);
 
@@ -34,94 +39,140 @@ export interface GrepResult {
 
 const invalid = (message: string) => new HostError("bad_input:workspace", message, { reason: "invalid_arguments" });
 
-function compile(args: z.output<typeof Input>): { re: RegExp; include: (path: string) => boolean } {
+/**
+ * Validates the pattern and glob on the main thread (compiling a RegExp never runs it, so this cannot
+ * hang); the worker recompiles them from source.
+ */
+function compile(args: z.output<typeof Input>): { re: RegExp; glob: GrepJob["glob"] } {
   let re: RegExp;
   try {
     re = new RegExp(args.pattern, args.ignoreCase ? "i" : "");
   } catch (error) {
     throw invalid(`pattern: ${messageOf(error)}. Escape special characters such as ( [ { . * + ? with a backslash to match them literally.`);
   }
-  if (args.glob === undefined) return { re, include: () => true };
+  if (args.glob === undefined) return { re, glob: null };
   try {
-    return { re, include: globMatcher(args.glob) };
+    // A glob without "/" matches the file name; otherwise the path from the workspace root (see glob.ts).
+    return { re, glob: { source: globToRegExp(args.glob).source, nameOnly: !args.glob.includes("/") } };
   } catch (error) {
     throw invalid(`glob: ${JSON.stringify(args.glob)} is not a valid glob (${messageOf(error)}).`);
   }
 }
 
-export function grepTool(options: { maxFileBytes?: number } = {}): ToolDef {
+export interface GrepToolOptions {
+  /** Files larger than this are skipped (default 1 MiB). */
+  maxFileBytes?: number;
+  /** The search worker is terminated after this long and the model told to narrow the search (default 20 s). */
+  deadlineMs?: number;
+}
+
+export function grepTool(options: GrepToolOptions = {}): ToolDef {
   const maxFileBytes = options.maxFileBytes ?? GREP_MAX_FILE_BYTES;
+  const deadlineMs = options.deadlineMs !== undefined && options.deadlineMs > 0 ? options.deadlineMs : GREP_DEFAULT_DEADLINE_MS;
   return defineTool({
     name: "grep",
     description,
     capability: "workspace",
     input: Input,
     async run(args, ctx) {
-      const { re, include } = compile(args);
+      // Everything that can refuse the call runs here; only the search itself runs in the worker.
+      const { re, glob } = compile(args);
       const limit = args.maxResults ?? GREP_DEFAULT_RESULTS;
       const root = await workspaceRoot(ctx.workspace);
       const start = await resolveInside(ctx.workspace, args.path ?? ".");
-      const result: GrepResult = { matches: [], truncated: false, filesScanned: 0, skipped: { tooLarge: 0, binary: 0, symlinks: 0 } };
-
-      const scanFile = async (abs: string, size: number) => {
-        const rel = displayPath(root, abs);
-        if (!include(rel)) return;
-        if (size > maxFileBytes) return void result.skipped.tooLarge++;
-        const bytes = await readFile(abs).catch(() => undefined);
-        if (!bytes) return;
-        if (hasNulPrefix(bytes)) return void result.skipped.binary++;
-        result.filesScanned++;
-        const lines = bytes.toString("utf8").split("\n");
-        for (let i = 0; i < lines.length; i++) {
-          const text = lines[i]!;
-          if (!re.test(text)) continue;
-          if (result.matches.length === limit) {
-            result.truncated = true;
-            return;
-          }
-          result.matches.push({ path: rel, line: i + 1, text: clip(text) });
-        }
-      };
-
       const startStats = await statOf(start, displayPath(root, start));
-      if (!startStats.isDirectory()) await scanFile(start, startStats.size);
-      else await walk(start, ctx.signal, () => result.truncated, async (abs, kind, size) => {
-        if (kind === "symlink") result.skipped.symlinks++;
-        else await scanFile(abs, size);
-      });
+      const job: GrepJob = {
+        root,
+        start,
+        startIsDir: startStats.isDirectory(),
+        startSize: startStats.size,
+        pattern: re.source,
+        flags: re.flags,
+        glob,
+        limit,
+        maxFileBytes,
+        lineChars: LINE_CHARS,
+        sniffBytes: BINARY_SNIFF_BYTES,
+        skipDirs: [...SKIP_DIRS],
+      };
+      const result = await searchInWorker(job, ctx.signal, deadlineMs);
       return { canonical: result, rendered: render(result, re, displayPath(root, start), limit, maxFileBytes) };
     },
   });
 }
 
-/** Depth-first, in name order; never follows symlinks, so it cannot leave the workspace or loop. */
-async function walk(dir: string, signal: AbortSignal, done: () => boolean, visit: (abs: string, kind: "file" | "symlink", size: number) => Promise<void>) {
-  const stack = [dir];
-  while (stack.length > 0 && !done()) {
-    if (signal.aborted) throw abortedError();
-    const current = stack.pop()!;
-    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    for (const entry of entries) {
-      if (done()) return;
-      if (signal.aborted) throw abortedError();
-      const abs = join(current, entry.name);
-      if (entry.isSymbolicLink()) await visit(abs, "symlink", 0);
-      else if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) subdirs.push(abs);
-      } else if (entry.isFile()) {
-        const size = await lstat(abs).then((s) => s.size, () => -1);
-        if (size >= 0) await visit(abs, "file", size);
-      }
-    }
-    stack.push(...subdirs.reverse());
-  }
+/** What grep-worker.mjs receives (keep in sync with its GrepJob typedef). */
+interface GrepJob {
+  root: string;
+  start: string;
+  startIsDir: boolean;
+  startSize: number;
+  pattern: string;
+  flags: string;
+  glob: { source: string; nameOnly: boolean } | null;
+  limit: number;
+  maxFileBytes: number;
+  lineChars: number;
+  sniffBytes: number;
+  skipDirs: string[];
 }
 
-function clip(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length > LINE_CHARS ? `${trimmed.slice(0, LINE_CHARS)}…` : trimmed;
+let workersStarted = 0;
+let workersLive = 0;
+/** Search workers started so far, and those whose exit has not been observed yet (tests, diagnostics). */
+export const grepWorkerCounts = () => ({ started: workersStarted, live: workersLive });
+
+/**
+ * Runs one search in a fresh worker thread with a bounded heap, so a catastrophically backtracking
+ * pattern cannot block the host's event loop. Settles only after the worker has exited: with its
+ * result, or — having terminated it — with the cancellation or deadline error.
+ */
+function searchInWorker(job: GrepJob, signal: AbortSignal, deadlineMs: number): Promise<GrepResult> {
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_URL, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: GREP_WORKER_HEAP_MB } });
+    workersStarted++;
+    workersLive++;
+    let result: GrepResult | undefined;
+    let failure: HostError | undefined;
+    const stop = (error: HostError) => {
+      failure ??= error;
+      void worker.terminate();
+    };
+    const onAbort = () => stop(abortedError());
+    const timer = setTimeout(() => stop(timeoutError(deadlineMs)), deadlineMs);
+    signal.addEventListener("abort", onAbort, { once: true });
+
+    worker.on("message", (message: GrepResult) => {
+      result ??= message;
+      void worker.terminate();
+    });
+    worker.on("error", (error: Error & { code?: string }) => {
+      const message = error.code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? `grep ran out of memory (${GREP_WORKER_HEAP_MB} MB) and was stopped. ${NARROW}`
+        : `grep failed: ${messageOf(error)}`;
+      failure ??= new HostError("internal:workspace", message, { reason: "grep_failed" }, { cause: error });
+    });
+    worker.once("exit", () => {
+      workersLive--;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      // A result that arrived before a late abort or the deadline is still the answer.
+      if (result) resolve(result);
+      else reject(failure ?? new HostError("internal:workspace", "grep's search worker exited without a result.", { reason: "grep_failed" }));
+    });
+  });
+}
+
+const NARROW = "Narrow `path` or `glob`, or simplify the regular expression (nested quantifiers such as (a+)+ can backtrack exponentially).";
+
+function timeoutError(deadlineMs: number): HostError {
+  const within = deadlineMs >= 1000 && deadlineMs % 1000 === 0 ? `${deadlineMs / 1000} s` : `${deadlineMs} ms`;
+  return new HostError(
+    "timeout:workspace",
+    `grep did not finish within ${within} and was stopped: the pattern is too expensive to evaluate or the searched tree is too large. ${NARROW}`,
+    { reason: "grep_timeout" },
+  );
 }
 
 function render(r: GrepResult, re: RegExp, where: string, limit: number, maxFileBytes: number): string {

@@ -12,12 +12,14 @@ export interface WorkspaceLimits {
   listMaxEntries?: number;
   /** grep skips larger files (default 1 MiB). */
   grepMaxFileBytes?: number;
+  /** grep stops its search worker and asks the model to narrow the search after this long (default 20 s). */
+  grepTimeoutMs?: number;
 }
 
 /** The read-only workspace tools (SEC-3): read_file, list_dir, grep. */
 export function workspaceTools(limits: WorkspaceLimits = {}): ToolDef[] {
   return [
-    grepTool({ maxFileBytes: limits.grepMaxFileBytes }),
+    grepTool({ maxFileBytes: limits.grepMaxFileBytes, deadlineMs: limits.grepTimeoutMs }),
     listDirTool({ maxEntries: limits.listMaxEntries }),
     readFileTool({ maxBytes: limits.readMaxBytes, maxChars: limits.readMaxChars }),
   ];

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { createScope, DisposeError } from "../../src/core/scope.js";
+import { describe, expect, it, vi } from "vitest";
+import { createLog } from "../../src/core/log.js";
+import { createScope, DisposeError, SLOW_DISPOSE_MS, type SlowDispose } from "../../src/core/scope.js";
 
 describe("Scope (CORE-10)", () => {
   it("runs teardowns last-in first-out, once, even when disposed twice", async () => {
@@ -148,5 +149,126 @@ describe("Scope (CORE-10)", () => {
       expect(ran).toEqual([]);
     }
     expect(ran).toEqual(["b", "a"]);
+  });
+});
+
+describe("Scope slow-dispose warning (CORE-10)", () => {
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { opened, open };
+  };
+  const warnings = () => {
+    const seen: { message: string; data: SlowDispose }[] = [];
+    return { seen, warn: (message: string, data: SlowDispose) => void seen.push({ message, data }) };
+  };
+
+  it("warns once, naming the scope and the teardowns still pending, when dispose outlives the threshold", async () => {
+    const { seen, warn } = warnings();
+    const scope = createScope("svc", { slowDisposeMs: 20, warn });
+    const slow = gate();
+    const ran: string[] = [];
+    scope.add(() => void ran.push("first"), "first");
+    scope.add(() => slow.opened, "stuck");
+    scope.add(() => void ran.push("last"), "last");
+    const disposing = scope.dispose();
+    await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 2_000, interval: 5 });
+    expect(seen[0]!.data).toMatchObject({ scope: "svc", pending: ["stuck", "first"] });
+    expect(seen[0]!.data.elapsedMs).toBeGreaterThanOrEqual(15);
+    expect(seen[0]!.message).toMatch(/^scope "svc" is still disposing after \d+ ms; pending: stuck, first$/);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(seen).toHaveLength(1);
+    slow.open();
+    await disposing;
+    expect(ran).toEqual(["last", "first"]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("stays quiet when dispose finishes in time", async () => {
+    const { seen, warn } = warnings();
+    const scope = createScope("quick", { slowDisposeMs: 50, warn });
+    scope.add(() => new Promise<void>((resolve) => setTimeout(resolve, 5)), "brief");
+    await scope.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual([]);
+  });
+
+  it("reports a stuck teardown inside a child once, through the parent, with the child path", async () => {
+    const { seen, warn } = warnings();
+    const parent = createScope("host", { slowDisposeMs: 20, warn });
+    const slow = gate();
+    parent.add(() => {}, "db");
+    const session = parent.child("s1");
+    session.child("mcp").add(() => slow.opened, "server");
+    session.add(() => {}, "after-mcp");
+    const disposing = parent.dispose();
+    await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 2_000, interval: 5 });
+    expect(seen[0]!.data).toMatchObject({ scope: "host", pending: ["s1/mcp/server", "db"] });
+    slow.open();
+    await disposing;
+    // The child scopes inherited the threshold but did not warn on their own.
+    expect(seen).toHaveLength(1);
+  });
+
+  it("lets a child disposed on its own warn under its full label", async () => {
+    const { seen, warn } = warnings();
+    const parent = createScope("host", { slowDisposeMs: 20, warn });
+    const slow = gate();
+    const child = parent.child("session");
+    child.add(() => slow.opened, "loop");
+    const disposing = child.dispose();
+    await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 2_000, interval: 5 });
+    expect(seen[0]!.data).toMatchObject({ scope: "host/session", pending: ["loop"] });
+    slow.open();
+    await disposing;
+    await parent.dispose();
+    expect(seen).toHaveLength(1);
+  });
+
+  it("defaults to console.error after 10 s, accepts a Log's warn, and survives a throwing logger", async () => {
+    expect(SLOW_DISPOSE_MS).toBe(10_000);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const slow = gate();
+      const scope = createScope("defaults", { slowDisposeMs: 10 });
+      scope.add(() => slow.opened, "stuck");
+      const disposing = scope.dispose();
+      await vi.waitFor(() => expect(errors).toHaveBeenCalledTimes(1), { timeout: 2_000, interval: 5 });
+      expect(errors.mock.calls[0]![0]).toMatch(/scope "defaults" is still disposing after .*; pending: stuck/);
+      slow.open();
+      await disposing;
+    } finally {
+      errors.mockRestore();
+    }
+
+    const lines: string[] = [];
+    const log = createLog("scope", (line) => lines.push(line));
+    const slow = gate();
+    const logged = createScope("logged", { slowDisposeMs: 10, warn: log.warn });
+    logged.add(() => slow.opened, "stuck");
+    const disposing = logged.dispose();
+    await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 2_000, interval: 5 });
+    expect(lines[0]).toMatch(/ WARN \[scope\] scope "logged" is still disposing .*"pending":\["stuck"\]/);
+    slow.open();
+    await disposing;
+
+    const late = gate();
+    const broken = createScope("broken", { slowDisposeMs: 10, warn: () => { throw new Error("logger down"); } });
+    let ran = false;
+    broken.add(() => void (ran = true), "after");
+    broken.add(() => late.opened, "stuck");
+    const pending = broken.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    late.open();
+    await expect(pending).resolves.toBeUndefined();
+    expect(ran).toBe(true);
+  });
+
+  it("can be turned off with Infinity", async () => {
+    const { seen, warn } = warnings();
+    const scope = createScope("off", { slowDisposeMs: Infinity, warn });
+    scope.add(() => new Promise<void>((resolve) => setTimeout(resolve, 40)), "slowish");
+    await scope.dispose();
+    expect(seen).toEqual([]);
   });
 });
