@@ -60,9 +60,8 @@ describe("tool runtime (CORE-12)", () => {
       toolSignal = ctx.signal;
       return new Promise<ToolResult>(() => {});
     }, { timeoutMs: 50 });
-    const started = Date.now();
+    // The tool never settles: an outcome at all means the runtime stopped waiting at the deadline.
     const outcome = await t.invoke({ path: "x" });
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(outcome.status).toBe("error");
     expect(outcome.error?.code).toBe("timeout");
     expect(outcome.rendered).toMatch(/^Error \[timeout\]: echo did not finish within 50 ms/);

@@ -146,11 +146,10 @@ describe("spawnChild (SEC-4)", () => {
     });
     started.push(child.pid);
     await firstLine(child.stdout);
-    const t0 = Date.now();
     const first = child.stop();
     expect(child.stop()).toBe(first);
     await first;
-    expect(Date.now() - t0).toBeLessThan(1_500);
+    // Exit code 0 and no signal: ending stdin was enough, no SIGTERM/SIGKILL was needed.
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 
@@ -175,9 +174,8 @@ describe("spawnChild (SEC-4)", () => {
     const child = spawnChild(scope, { label: "short", command: node, args: ["-e", "process.exit(3)"] });
     started.push(child.pid);
     expect(await child.exited).toEqual({ code: 3, signal: null });
-    const t0 = Date.now();
     await scope.dispose();
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(listChildren().find((c) => c.pid === child.pid)).toMatchObject({ state: "exited", exit: { code: 3 } });
   });
 
   it("reports a command that cannot be started", async () => {
