@@ -47,6 +47,9 @@ export const TurnInfo = z.object({
   /** Why the turn ended when it did not complete normally. */
   reason: z.string().nullable(),
   mode: z.enum(["model", "direct"]),
+  /** Token usage summed over the turn's model steps, when the provider reported it. */
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
 });

@@ -25,7 +25,13 @@ export interface TurnContext {
 /** How often a streaming message is checkpointed to the database (CORE-16). */
 const CHECKPOINT_MS = 1_000;
 
-export type TurnEnd = { status: "completed" | "stopped" | "failed"; reason: string | null; steps: number };
+export type Usage = { inputTokens?: number; outputTokens?: number };
+export type TurnEnd = { status: "completed" | "stopped" | "failed"; reason: string | null; steps: number; usage?: Usage };
+
+const addUsage = (total: Usage, step: Usage | undefined): Usage => ({
+  inputTokens: step?.inputTokens === undefined ? total.inputTokens : (total.inputTokens ?? 0) + step.inputTokens,
+  outputTokens: step?.outputTokens === undefined ? total.outputTokens : (total.outputTokens ?? 0) + step.outputTokens,
+});
 
 /** Runs one tool call and records it: running row first, result row after (CORE-12). */
 export async function runToolCall(deps: TurnDeps, ctx: TurnContext, call: { callId: string; name: string; args: unknown }): Promise<ToolCallItem> {
@@ -51,7 +57,7 @@ async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, too
   let lastCheckpoint = Date.now();
   let pending: Promise<unknown> = Promise.resolve();
   const toolCalls: { callId: string; name: string; args: unknown }[] = [];
-  let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+  let usage: Usage | undefined;
   let reason = "stop";
 
   const settle = async (state: MessageItem["state"]) => {
@@ -95,9 +101,12 @@ async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, too
 /** The model loop of one turn (CORE-13): stream, run the requested tools, repeat until done or maxSteps. */
 export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmModel, maxSteps: number): Promise<TurnEnd> {
   let steps = 0;
+  let usage: Usage = {};
+  const end = (status: TurnEnd["status"], reason: string | null): TurnEnd => ({ status, reason, steps, usage });
+  const stopped = () => end("stopped", "Stopped by the user.");
   try {
     while (steps < maxSteps) {
-      if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+      if (ctx.signal.aborted) return stopped();
       const tools: ToolSpec[] = deps.registry.visible(ctx.sessionId).map((t) => ({
         name: t.name,
         description: t.guidance ? `${t.description}\n\n${t.guidance}` : t.description,
@@ -106,18 +115,19 @@ export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmM
       steps++;
       await deps.store.turns.setSteps(ctx.turnId, steps);
       const step = await streamStep(deps, ctx, model, tools);
-      if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
-      if (step.reason === "length") return { status: "failed", reason: "The model hit its output length limit.", steps };
-      if (step.toolCalls.length === 0) return { status: "completed", reason: null, steps };
+      usage = addUsage(usage, step.usage);
+      if (ctx.signal.aborted) return stopped();
+      if (step.reason === "length") return end("failed", "The model hit its output length limit.");
+      if (step.toolCalls.length === 0) return end("completed", null);
       for (const call of step.toolCalls) {
         await runToolCall(deps, ctx, call);
-        if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+        if (ctx.signal.aborted) return stopped();
       }
     }
-    return { status: "completed", reason: `Stopped after the step limit (${maxSteps} steps); raise "max steps" in Settings to let the agent go further.`, steps };
+    return end("completed", `Stopped after the step limit (${maxSteps} steps); raise "max steps" in Settings to let the agent go further.`);
   } catch (error) {
-    if (ctx.signal.aborted) return { status: "stopped", reason: "Stopped by the user.", steps };
+    if (ctx.signal.aborted) return stopped();
     const message = error instanceof HostError ? error.message : `The model call failed: ${messageOf(error)}`;
-    return { status: "failed", reason: message, steps };
+    return end("failed", message);
   }
 }

@@ -96,7 +96,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
         end = { status: controller.signal.aborted ? "stopped" : "failed", reason: messageOf(error), steps: 0 };
       }
       try {
-        const finished = await store.turns.finish(turn.id, { status: end.status, reason: end.reason, steps: end.steps });
+        const finished = await store.turns.finish(turn.id, { status: end.status, reason: end.reason, steps: end.steps, usage: end.usage });
         emit(sessionId, { type: "turn", turn: finished });
       } catch (error) {
         console.error(`[session] could not record the end of turn ${turn.id}: ${messageOf(error)}`);

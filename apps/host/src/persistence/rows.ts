@@ -35,6 +35,8 @@ export const turnInfo = (t: Turn): TurnInfo => ({
   steps: t.steps,
   reason: t.reason,
   mode: oneOf(MODES, t.mode, "Turn.mode"),
+  inputTokens: t.inputTokens,
+  outputTokens: t.outputTokens,
   startedAt: iso(t.startedAt),
   endedAt: isoOrNull(t.endedAt),
 });

@@ -10,7 +10,7 @@ const call = (turnId: string, name: string, rendered: string | null, status: "ok
   ...base(turnId), kind: "tool_call", callId: `c${seq}`, name, args: { path: "x" }, status, canonical: null, rendered,
   error: status === "ok" ? null : { code: "interrupted", message: "cut" }, startedAt: "", endedAt: null,
 });
-const turn = (id: string, mode: "model" | "direct"): TurnInfo => ({ id, sessionId: "s", status: "completed", steps: 1, reason: null, mode, startedAt: "", endedAt: null });
+const turn = (id: string, mode: "model" | "direct"): TurnInfo => ({ id, sessionId: "s", status: "completed", steps: 1, reason: null, mode, inputTokens: null, outputTokens: null, startedAt: "", endedAt: null });
 
 describe("toChatMessages (CORE-13: the timeline is the model's history)", () => {
   it("groups assistant text with the tool calls that follow, then one tool message per call", () => {

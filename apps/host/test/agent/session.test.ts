@@ -67,6 +67,9 @@ describe("sessions and the agent loop (CORE-13) against the real OpenAI-compatib
     const { end, events } = await turn(session.id, "read the README");
     expect(end.status).toBe("completed");
     expect(end.steps).toBe(2);
+    // Usage reported by the scripted model on both steps, summed over the turn.
+    expect(end.inputTokens).toBeGreaterThan(0);
+    expect(end.outputTokens).toBeGreaterThanOrEqual(2);
     const deltas = events.flatMap((e) => (e.type === "delta" ? [e.text] : []));
     expect(deltas.slice(0, 2)).toEqual(["Reading ", "it."]);
 
