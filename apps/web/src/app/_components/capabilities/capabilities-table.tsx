@@ -50,7 +50,7 @@ export function CapabilitiesTable() {
               </td>
               {FLAGS.map((f) => (
                 <td key={f.key} className="px-2 py-2.5 text-center">
-                  <Flag on={c[f.key]} label={f.label} />
+                  <Flag on={c[f.key]} label={f.label} planned={!c.codePresent} />
                 </td>
               ))}
               <td className={cn("max-w-72 px-3 py-2.5 leading-relaxed", c.note ? "text-foreground/85" : "text-muted-foreground")}>
@@ -77,7 +77,15 @@ export function CapabilitiesTable() {
   );
 }
 
-function Flag({ on, label }: { on: boolean; label: string }) {
+/** A missing flag is red when something is wrong now, grey when the capability is simply not built yet. */
+function Flag({ on, label, planned }: { on: boolean; label: string; planned: boolean }) {
+  if (!on && planned) {
+    return (
+      <span className="inline-flex size-5 items-center justify-center rounded-full bg-muted text-muted-foreground" aria-label={`${label}: no`} data-flag="no">
+        <XIcon className="size-3.5" />
+      </span>
+    );
+  }
   return on ? (
     <span className="inline-flex size-5 items-center justify-center rounded-full bg-success-soft text-success" aria-label={`${label}: yes`} data-flag="yes">
       <CheckIcon className="size-3.5" />

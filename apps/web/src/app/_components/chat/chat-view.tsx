@@ -40,7 +40,8 @@ export function ChatView({ id }: { id: string }) {
   const rows = useMemo(() => buildRows(state), [state]);
   const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef, Boolean(session && state.loaded));
   const turn = runningTurn(state);
-  const running = Boolean(turn) || Boolean(session?.running);
+  // From this session's own turn events only: the pushed list can lag behind them.
+  const running = Boolean(turn);
   const doStop = useCallback(() => stop.mutate({ id }), [stop, id]);
   const openPalette = useCallback((tool: string | null = null) => setPalette({ open: true, tool }), []);
 

@@ -29,14 +29,7 @@ export function Composer({
   const ref = useRef<HTMLTextAreaElement>(null);
   const pendingCursor = useRef<number | null>(null);
 
-  const send = useMutation(
-    trpc.session.send.mutationOptions({
-      onSuccess: () => {
-        setText("");
-        onSent();
-      },
-    }),
-  );
+  const send = useMutation(trpc.session.send.mutationOptions({ onSuccess: () => onSent() }));
 
   const entries = menuDismissed ? null : slashEntries(text, tools);
   const menuOpen = entries !== null;
@@ -60,9 +53,12 @@ export function Composer({
   };
 
   const submit = () => {
-    if (running || send.isPending) return;
+    if (running) return;
     if (!text.trim()) return;
-    send.mutate({ sessionId, text });
+    // Clear at once so nothing typed after sending is lost; put the text back if the host refuses it.
+    const sent = text;
+    setText("");
+    send.mutate({ sessionId, text: sent }, { onError: () => setText((current) => (current === "" ? sent : current)) });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -131,7 +127,7 @@ export function Composer({
             className="rounded-full"
             data-testid="composer-send"
             aria-label="Send"
-            disabled={running || send.isPending || !text.trim()}
+            disabled={running || !text.trim()}
             onClick={submit}
           >
             <ArrowUpIcon />

@@ -27,7 +27,7 @@ export function EmptyState({
 }) {
   const groups = groupByCapability(tools);
   return (
-    <div data-testid="empty-state" className="mx-auto flex w-full max-w-2xl flex-col gap-6 py-8">
+    <div data-testid="empty-state" className="flex w-full flex-col gap-6 pb-8 pt-[6vh]">
       <div>
         <h2 className="text-xl font-semibold tracking-tight">
           Working in <span className="font-mono text-[18px]">{folderName(workspace)}</span>

@@ -42,7 +42,7 @@ const remarkPlugins = [remarkGfm];
 /** Assistant Markdown (GFM). Memoised on the text so unchanged messages don't re-parse while another streams. */
 export const MarkdownText = memo(function MarkdownText({ text }: { text: string }) {
   return (
-    <div className="prose prose-neutral max-w-none text-[14.5px] leading-[1.7] dark:prose-invert prose-headings:font-semibold prose-headings:tracking-tight prose-p:my-2.5 prose-ul:my-2.5 prose-ol:my-2.5 prose-li:my-0.5 prose-code:rounded prose-code:bg-muted prose-code:px-1 prose-code:py-0.5 prose-code:font-mono prose-code:text-[0.88em] prose-code:font-normal prose-code:before:content-none prose-code:after:content-none prose-a:text-primary prose-a:no-underline hover:prose-a:underline prose-pre:my-0 prose-table:text-[13.5px] prose-th:text-left">
+    <div className="prose prose-neutral max-w-none text-[14.5px] leading-[1.7] dark:prose-invert prose-headings:font-semibold prose-headings:tracking-tight prose-p:my-2.5 prose-ul:my-2.5 prose-ol:my-2.5 prose-li:my-0.5 prose-code:rounded prose-code:bg-muted prose-code:px-1 prose-code:py-0.5 prose-code:font-mono prose-code:text-[0.88em] prose-code:font-normal prose-code:before:content-none prose-code:after:content-none prose-a:text-primary prose-a:no-underline hover:prose-a:underline prose-pre:my-0 prose-h1:text-xl prose-h2:mb-2 prose-h2:mt-5 prose-h2:text-lg prose-h3:mb-1.5 prose-h3:mt-4 prose-h3:text-base prose-table:my-3 prose-table:text-[13.5px] prose-th:text-left prose-blockquote:font-normal prose-blockquote:not-italic prose-blockquote:text-muted-foreground [&_blockquote_p]:before:content-none [&_blockquote_p]:after:content-none">
       <Markdown remarkPlugins={remarkPlugins} components={components}>
         {text}
       </Markdown>

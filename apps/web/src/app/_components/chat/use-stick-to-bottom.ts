@@ -16,14 +16,18 @@ export function useStickToBottom(
     const el = scrollRef.current;
     const content = contentRef.current;
     if (!el || !content) return;
+    let lastTop = el.scrollTop;
+    // Growth never moves scrollTop up, so only a decrease means the user scrolled away. Checking the
+    // distance alone would misfire when content grows between our scroll and its (async) event.
     const onScroll = () => {
       const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
-      stick.current = distance < SLACK;
+      if (distance < SLACK) stick.current = true;
+      else if (el.scrollTop < lastTop - 1) stick.current = false;
+      lastTop = el.scrollTop;
       setAtBottom(stick.current);
     };
     const ro = new ResizeObserver(() => {
       if (stick.current) el.scrollTop = el.scrollHeight;
-      else onScroll();
     });
     el.addEventListener("scroll", onScroll, { passive: true });
     ro.observe(content);

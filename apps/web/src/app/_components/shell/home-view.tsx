@@ -46,7 +46,7 @@ export function HomeView() {
               {model.data
                 ? model.data.mode === "direct"
                   ? "No model configured — direct mode: you run tools yourself. Configure one to chat."
-                  : `${model.data.settings.model ?? "Model"} via ${model.data.settings.baseURL ?? model.data.settings.provider}`
+                  : `Using ${model.data.settings.model ?? "a model"} at ${model.data.settings.baseURL ?? model.data.settings.provider}.`
                 : "Provider, base URL, model id and where the API key comes from."}
             </p>
           </Link>

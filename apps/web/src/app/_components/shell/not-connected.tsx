@@ -40,7 +40,7 @@ export function NotConnected({ connection, retrying, onRetry }: { connection: Do
         <p className="mt-2 text-[14px] leading-relaxed text-muted-foreground">{renderTicks(c.body)}</p>
         {connection.state === "unauthorized" && (
           <pre className="mt-4 overflow-x-auto rounded-lg bg-muted px-3 py-2 font-mono text-[12.5px]">
-            $ npm start{"\n"}Seam is running at http://127.0.0.1:3000/?token=…
+            $ npm start{"\n"}[host] Open Seam: http://127.0.0.1:3000/?token=…
           </pre>
         )}
         <details className="mt-4 text-xs text-muted-foreground">
