@@ -26,6 +26,40 @@ function unreachable(base: string): Response {
   );
 }
 
+/**
+ * The upstream body as a web stream, with backpressure. If the host goes away mid-stream (killed,
+ * restarted), an event stream just ends — EventSource reconnects on its own — instead of surfacing
+ * as an unhandled pipe error; other bodies error as usual.
+ */
+function bodyOf(res: IncomingMessage, endQuietly: boolean): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const finish = (err?: Error) => {
+        if (done) return;
+        done = true;
+        if (err && !endQuietly) controller.error(err);
+        else controller.close();
+      };
+      res.on("data", (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) res.pause();
+      });
+      res.on("end", () => finish());
+      res.on("error", (err) => finish(err));
+      res.on("close", () => finish(res.complete ? undefined : new Error("host closed the connection")));
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      done = true;
+      res.destroy();
+    },
+  });
+}
+
 function proxy(request: Request): Promise<Response> {
   const base = hostUrl();
   const incoming = new URL(request.url);
@@ -54,8 +88,9 @@ function proxy(request: Request): Promise<Response> {
         const value = res.headers[name];
         if (typeof value === "string") out.set(name, value);
       }
-      if (out.get("content-type")?.startsWith("text/event-stream")) out.set("x-accel-buffering", "no");
-      const body = request.method === "HEAD" ? null : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+      const sse = out.get("content-type")?.startsWith("text/event-stream") ?? false;
+      if (sse) out.set("x-accel-buffering", "no");
+      const body = request.method === "HEAD" ? null : bodyOf(res, sse);
       settle(new Response(body, { status: res.statusCode ?? 502, statusText: res.statusMessage, headers: out }));
     });
 
