@@ -2,7 +2,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ArrowDownIcon, LoaderCircleIcon } from "lucide-react";
 import Link from "next/link";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { useSessions } from "../sessions/use-sessions";
@@ -38,6 +38,10 @@ export function ChatView({ id }: { id: string }) {
   }, [sessions.data, state.session, id]);
 
   const rows = useMemo(() => buildRows(state), [state]);
+  const title = session?.title;
+  useEffect(() => {
+    if (title) document.title = `${title} · Seam`;
+  }, [title]);
   const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef, Boolean(session && state.loaded));
   const turn = runningTurn(state);
   // From this session's own turn events only: the pushed list can lag behind them.

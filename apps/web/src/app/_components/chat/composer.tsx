@@ -104,6 +104,7 @@ export function Composer({
           data-testid="composer-input"
           aria-label="Message"
           rows={1}
+          autoFocus
           value={text}
           onChange={(e) => {
             setText(e.target.value);

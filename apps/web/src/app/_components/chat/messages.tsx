@@ -1,6 +1,6 @@
 "use client";
 import type { MessageItem } from "@seam/shared";
-import { memo } from "react";
+import { memo, useDeferredValue } from "react";
 import { MarkdownText } from "./markdown";
 
 export const UserMessage = memo(function UserMessage({ message }: { message: MessageItem }) {
@@ -23,9 +23,11 @@ export const UserMessage = memo(function UserMessage({ message }: { message: Mes
 
 export const AssistantMessage = memo(function AssistantMessage({ message }: { message: MessageItem }) {
   const streaming = message.state === "streaming";
+  // While text streams in, let React skip intermediate renders under load instead of blocking input.
+  const text = useDeferredValue(message.text);
   return (
     <div data-testid="message-assistant" data-state={message.state} className="min-w-0">
-      {message.text ? <MarkdownText text={message.text} /> : streaming ? null : <p className="text-muted-foreground">(empty reply)</p>}
+      {text ? <MarkdownText text={text} /> : streaming ? null : <p className="text-muted-foreground">(empty reply)</p>}
       {streaming && (
         <span aria-label="Writing" className="mt-1 inline-flex gap-1 align-middle">
           <span className="size-1.5 animate-pulse-dot rounded-full bg-muted-foreground/60" />

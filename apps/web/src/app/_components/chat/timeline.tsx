@@ -11,13 +11,16 @@ import { TurnStatusRow } from "./turn-status-row";
 
 export function Timeline({ rows, running }: { rows: TimelineRow[]; running?: TurnInfo }) {
   const last = rows[rows.length - 1];
-  const streamingTail = last?.kind === "item" && last.item.kind === "message" && last.item.state === "streaming";
+  // The tail already shows progress when it is streaming text or a running tool call.
+  const busyTail =
+    last?.kind === "item" &&
+    ((last.item.kind === "message" && last.item.state === "streaming") || (last.item.kind === "tool_call" && last.item.status === "running"));
   return (
     <div data-testid="timeline" className="flex flex-col gap-3.5">
       {rows.map((row) => (
         <Row key={row.key} row={row} />
       ))}
-      {running && !streamingTail && <Working turn={running} />}
+      {running && !busyTail && <Working turn={running} />}
     </div>
   );
 }
