@@ -17,8 +17,12 @@ export function Timeline({ rows, running }: { rows: TimelineRow[]; running?: Tur
     ((last.item.kind === "message" && last.item.state === "streaming") || (last.item.kind === "tool_call" && last.item.status === "running"));
   return (
     <div data-testid="timeline" className="flex flex-col gap-3.5">
-      {rows.map((row) => (
-        <Row key={row.key} row={row} />
+      {rows.map((row, i) => (
+        // Rows far off screen skip layout and paint (a cheap stand-in for virtualisation); the last
+        // rows, which change while streaming, always render.
+        <div key={row.key} className={i < rows.length - 4 ? "[contain-intrinsic-size:auto_96px] [content-visibility:auto]" : undefined}>
+          <Row row={row} />
+        </div>
       ))}
       {running && !busyTail && <Working turn={running} />}
     </div>

@@ -115,7 +115,7 @@ export function ModelForm({ status }: { status: ModelStatus }) {
             id={ids.model}
             data-testid="model-id"
             className="max-w-sm font-mono text-[13px]"
-            placeholder="deepseek-chat"
+            placeholder="e.g. deepseek-chat, gpt-4.1-mini, qwen2.5-coder"
             value={draft.model}
             onChange={(e) => update({ model: e.target.value })}
             aria-invalid={showErrors && errors.model ? true : undefined}

@@ -1,6 +1,6 @@
 "use client";
 import Form from "@rjsf/core";
-import type { RJSFSchema } from "@rjsf/utils";
+import type { RJSFSchema, RJSFValidationError } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import type { ToolInfo } from "@seam/shared";
 import { PlayIcon } from "lucide-react";
@@ -8,6 +8,11 @@ import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 
 /** RJSF's ajv8 validator is draft-07; the host's zod-generated schemas name draft 2020-12. */
+/** ajv's wording ("must have required property 'path'") sits under the field already; say it plainly. */
+function plainErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
+  return errors.map((e) => (e.name === "required" ? { ...e, message: "Required" } : e));
+}
+
 function formSchema(input: Record<string, unknown>): RJSFSchema {
   const { $schema: _ignored, ...rest } = input;
   return { type: "object", ...rest } as RJSFSchema;
@@ -36,6 +41,8 @@ export function ToolForm({
       onSubmit={(e) => onSubmit((e.formData ?? {}) as Record<string, unknown>)}
       noHtml5Validate
       showErrorList={false}
+      transformErrors={plainErrors}
+      onError={() => undefined}
       uiSchema={{ "ui:submitButtonOptions": { norender: false } }}
     >
       {error && (
