@@ -39,13 +39,6 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
 
   const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id) });
   const emit = (sessionId: string, event: SessionEvent) => bus.emit("session", { sessionId, event });
-  const turnDeps: TurnDeps = {
-    store: deps.store,
-    registry: deps.registry,
-    runtime: deps.runtime,
-    emitItem: () => {},
-    emitDelta: () => {},
-  };
 
   const requireSession = async (id: string) => {
     const row = await store.sessions.get(id);
@@ -69,7 +62,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
     const controller = new AbortController();
     const entry: Running = { turnId: "", controller, done: Promise.resolve() };
     running.set(sessionId, entry); // claimed before any await: two sends cannot both start a turn
-    let turn: TurnInfo;
+    let turn: TurnInfo | undefined;
     try {
       turn = await store.turns.create(sessionId, mode);
       entry.turnId = turn.id;
@@ -78,12 +71,19 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
       const user = await store.items.appendMessage(sessionId, { turnId: turn.id, role: "user", text, state: "complete" });
       emit(sessionId, { type: "item", item: user });
     } catch (error) {
+      if (turn) {
+        const failed = await store.turns.finish(turn.id, { status: "failed", reason: `Could not record the message: ${messageOf(error)}` }).catch(() => null);
+        if (failed) emit(sessionId, { type: "turn", turn: failed });
+      }
       running.delete(sessionId);
+      bus.emit("list", null);
       throw error;
     }
 
     const local: TurnDeps = {
-      ...turnDeps,
+      store,
+      registry: deps.registry,
+      runtime: deps.runtime,
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
       emitDelta: (itemId, delta) => emit(sessionId, { type: "delta", itemId, text: delta }),
     };
