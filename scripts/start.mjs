@@ -30,6 +30,9 @@ const stop = (code = 0) => {
 };
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
+// npm does not always pass signals on; if whoever started us goes away, take host and web down too.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && stop(0), 1_000).unref();
 
 step(`Starting the host on 127.0.0.1:${hostPort} and the web UI on 127.0.0.1:${webPort} (Ctrl+C stops both)`);
 start("host", [join(root, "apps/host/dist/main.js")]);
