@@ -1,22 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
 import { HostProcess } from "../fixtures/host.js";
-
-const workspace = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
-
-async function createSession(page: Page, title: string) {
-  await page.getByTestId("new-session-button").click();
-  await page.getByTestId("session-workspace-input").fill(workspace);
-  await page.getByTestId("session-title-input").fill(title);
-  await page.getByTestId("session-create-submit").click();
-  await expect(page).toHaveURL(/\/s\//);
-  await expect(page.getByTestId("composer-input")).toBeVisible();
-}
-
-async function send(page: Page, text: string) {
-  await page.getByTestId("composer-input").fill(text);
-  await page.getByTestId("composer-input").press("Enter");
-}
+import { createSession, send } from "../fixtures/session.js";
 
 test.describe("chat with a scripted model (CORE-13, CORE-15, UI-1)", () => {
   const host = new HostProcess();

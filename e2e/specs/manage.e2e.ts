@@ -1,16 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
-import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
 import { HostProcess } from "../fixtures/host.js";
-
-const workspace = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
-
-async function createSession(page: Page, title: string) {
-  await page.getByTestId("new-session-button").click();
-  await page.getByTestId("session-workspace-input").fill(workspace);
-  await page.getByTestId("session-title-input").fill(title);
-  await page.getByTestId("session-create-submit").click();
-  await expect(page).toHaveURL(/\/s\//);
-}
+import { createSession, send, workspace } from "../fixtures/session.js";
 
 test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () => {
   const host = new HostProcess();
@@ -66,8 +56,7 @@ test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () =>
   test("a tool error shows its code on the card", async ({ page }) => {
     await page.goto(host.url());
     await createSession(page, "Errors");
-    await page.getByTestId("composer-input").fill('/call read_file {"path": "../../../etc/passwd"}');
-    await page.getByTestId("composer-input").press("Enter");
+    await send(page, '/call read_file {"path": "../../../etc/passwd"}');
     const card = page.locator('[data-testid="tool-card"][data-tool-name="read_file"]');
     await expect(card).toHaveAttribute("data-status", "error");
     await expect(card).toContainText("outside_workspace");
