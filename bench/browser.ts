@@ -1,0 +1,101 @@
+/**
+ * Measures both pipelines as a user sees them: Chromium receives the stream. Seam is reached the way the
+ * UI reaches it — through the Next.js app's same-origin /trpc proxy — so the number includes the web hop.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import type { ScriptedModel } from "../packages/testkit/src/index.js";
+import { latencies, startRelay, startSeam } from "./pipelines.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const WEB_PORT = 3291;
+
+export function browserAvailable(): string | null {
+  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromiumPath)) return `no Chromium at ${chromiumPath}`;
+  if (!existsSync(`${root}apps/web/.next/BUILD_ID`)) return "the web app is not built (npm run build)";
+  return null;
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/** In the page: open an EventSource, record each text chunk's arrival, resolve when `done` says so. */
+async function collect(page: Page, url: string, kind: "relay" | "trpc", deltas: number): Promise<() => Promise<Map<string, number>>> {
+  await page.evaluate(({ url, kind }) => new Promise<void>((resolve) => {
+    const w = window as unknown as { received: [string, number][]; finished: boolean };
+    w.received = [];
+    w.finished = false;
+    const es = new EventSource(url);
+    es.onopen = () => resolve();
+    es.onmessage = (e) => {
+      const at = performance.timeOrigin + performance.now();
+      const data = JSON.parse(e.data);
+      if (kind === "relay") w.received.push([data, at]);
+      else if (data.type === "delta") w.received.push([data.text, at]);
+      else if (data.type === "turn" && data.turn.status !== "running") {
+        w.finished = true;
+        es.close();
+      }
+    };
+  }), { url, kind });
+  return async () => {
+    await page.waitForFunction((n) => {
+      const w = window as unknown as { received: unknown[]; finished: boolean };
+      return w.finished || w.received.length >= n;
+    }, deltas, { timeout: 120_000 });
+    return new Map(await page.evaluate(() => (window as unknown as { received: [string, number][] }).received));
+  };
+}
+
+export async function relayToBrowser(browser: Browser, model: ScriptedModel, sentAt: Map<string, number>, deltas: number): Promise<number[]> {
+  const relay = await startRelay(model);
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${relay.url}/`);
+    const done = await collect(page, "/events", "relay", deltas);
+    return latencies(sentAt, await done());
+  } finally {
+    await page.close();
+    await relay.close();
+  }
+}
+
+async function startWeb(hostUrl: string): Promise<ChildProcess> {
+  const web = spawn(process.execPath, [`${root}node_modules/next/dist/bin/next`, "start", `${root}apps/web`, "-H", "127.0.0.1", "-p", String(WEB_PORT)], {
+    env: { ...process.env, SEAM_HOST_URL: hostUrl, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`http://127.0.0.1:${WEB_PORT}/`).then((r) => r.ok, () => false)) return web;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  web.kill();
+  throw new Error("the web app did not start");
+}
+
+export async function seamToBrowser(browser: Browser, model: ScriptedModel, sentAt: Map<string, number>, deltas: number): Promise<number[]> {
+  const seam = await startSeam(model, [WEB_PORT]);
+  const web = await startWeb(seam.url);
+  const context = await browser.newContext();
+  await context.addCookies([{ name: "seam_token", value: seam.token, url: `http://127.0.0.1:${WEB_PORT}` }]);
+  const page = await context.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${WEB_PORT}/trpc/health`);
+    const session = await seam.host.sessions.create({ workspace: seam.workspace, title: "bench" });
+    const input = encodeURIComponent(JSON.stringify({ id: session.id }));
+    const done = await collect(page, `/trpc/session.events?input=${input}`, "trpc", deltas);
+    await seam.host.sessions.send({ sessionId: session.id, text: "bench" });
+    return latencies(sentAt, await done());
+  } finally {
+    await context.close();
+    web.kill();
+    await seam.close();
+  }
+}

@@ -1,0 +1,63 @@
+/** Measures both pipelines with a Node SSE client talking to them directly (host overhead alone). */
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import { EventSource } from "eventsource";
+import type { ScriptedModel } from "../packages/testkit/src/index.js";
+import type { AppRouter } from "../apps/host/src/trpc/root.js";
+import { latencies, startRelay, startSeam, wallNow } from "./pipelines.js";
+
+export async function relayToNode(model: ScriptedModel, sentAt: Map<string, number>, deltas: number): Promise<number[]> {
+  const relay = await startRelay(model);
+  const received = new Map<string, number>();
+  await new Promise<void>((resolve) => {
+    const es = new EventSource(`${relay.url}/events`);
+    es.onmessage = (e) => {
+      received.set(JSON.parse(e.data), wallNow());
+      if (received.size === deltas) {
+        es.close();
+        resolve();
+      }
+    };
+  });
+  await relay.close();
+  return latencies(sentAt, received);
+}
+
+export async function seamToNode(model: ScriptedModel, sentAt: Map<string, number>): Promise<number[]> {
+  const seam = await startSeam(model);
+  try {
+    const url = `${seam.url}/trpc`;
+    const headers = { authorization: `Bearer ${seam.token}` };
+    const client = createTRPCClient<AppRouter>({
+      links: [splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({
+          url,
+          EventSource: class extends EventSource {
+            constructor(u: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
+              super(u, { ...init, fetch: (input, i) => fetch(input, { ...i, headers: { ...i?.headers, ...headers } }) });
+            }
+          },
+        }),
+        false: httpBatchLink({ url, headers }),
+      })],
+    });
+    const session = await client.session.create.mutate({ workspace: seam.workspace, title: "bench" });
+    const received = new Map<string, number>();
+    await new Promise<void>((resolve, reject) => {
+      const sub = client.session.events.subscribe({ id: session.id }, {
+        onStarted: () => void client.session.send.mutate({ sessionId: session.id, text: "bench" }).catch(reject),
+        onData: ({ data }) => {
+          if (data.type === "delta") received.set(data.text, wallNow());
+          if (data.type === "turn" && data.turn.status !== "running") {
+            sub.unsubscribe();
+            resolve();
+          }
+        },
+        onError: reject,
+      });
+    });
+    return latencies(sentAt, received);
+  } finally {
+    await seam.close();
+  }
+}
