@@ -7,3 +7,8 @@ export type { SessionEvent } from "./session.js";
 export { ToolInfo, ToolListInput } from "./tools.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";
+export {
+  CREDENTIAL_NAME, McpValue, McpServerName, McpStdioTransport, McpHttpTransport, McpTransport, McpServerConfig,
+  McpServerState, McpToolInfo, McpServerView,
+} from "./mcp.js";
+export type { McpServerConfigInput } from "./mcp.js";

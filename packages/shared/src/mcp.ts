@@ -1,0 +1,93 @@
+import { z } from "zod";
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use an environment variable name like GITHUB_TOKEN");
+
+/** Looks like a credential: its value must come from the host environment, never be stored (SEC-2). */
+export const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i;
+
+/** A value given inline (non-secret) or read from a host environment variable at connect time. */
+export const McpValue = z.union([
+  z.strictObject({ value: z.string().max(8192) }),
+  z.strictObject({ fromEnv: envName }),
+]);
+export type McpValue = z.infer<typeof McpValue>;
+
+/** Names and values that look like secrets must be env references (MCP-8, SEC-2). */
+const secretsAsReferences = (what: string) => (map: Record<string, McpValue>, ctx: z.RefinementCtx) => {
+  for (const [name, v] of Object.entries(map)) {
+    if ("value" in v && CREDENTIAL_NAME.test(name)) {
+      ctx.addIssue({ code: "custom", path: [name], message: `${what} ${name} looks like a secret: reference an environment variable instead of storing its value` });
+    }
+  }
+};
+
+export const McpServerName = z.string().trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$/, "Use 1–48 letters, digits, '-' or '_', starting with a letter or digit");
+
+export const McpStdioTransport = z.strictObject({
+  type: z.literal("stdio"),
+  command: z.string().trim().min(1, "Command is required").max(4096),
+  args: z.array(z.string().max(8192)).max(200).default([]),
+  env: z.record(envName, McpValue).default({}).superRefine(secretsAsReferences("Environment variable")),
+  cwd: z.string().trim().max(4096).optional(),
+});
+
+export const McpHttpTransport = z.strictObject({
+  type: z.literal("http"),
+  url: z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://127.0.0.1:3001/mcp" }),
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "Invalid header name"), McpValue).default({})
+    .superRefine(secretsAsReferences("Header")),
+  /** Sent as `Authorization: Bearer <value of this env var>`. */
+  bearerTokenEnv: envName.optional(),
+});
+
+export const McpTransport = z.discriminatedUnion("type", [McpStdioTransport, McpHttpTransport]);
+export type McpTransport = z.infer<typeof McpTransport>;
+
+export const McpServerConfig = z.strictObject({
+  name: McpServerName,
+  transport: McpTransport,
+  enabled: z.boolean().default(true),
+  /** Activation fails (and rolls back) when the first connection or discovery fails (MCP-3). */
+  failOnStartupError: z.boolean().default(false),
+  /** How long activation waits for the first connection and full discovery. */
+  startupTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
+  callTimeoutMs: z.number().int().min(1_000).max(3_600_000).default(120_000),
+});
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+export type McpServerConfigInput = z.input<typeof McpServerConfig>;
+
+/** Live state of one server (MCP-5, MCP-10). Times are ISO strings. */
+export const McpServerState = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("disabled") }),
+  z.object({ state: z.literal("connecting"), phase: z.enum(["connecting", "discovering"]) }),
+  z.object({ state: z.literal("ready"), since: z.string() }),
+  z.object({ state: z.literal("retrying"), attempt: z.number().int(), maxAttempts: z.number().int(), nextRetryAt: z.string(), lastError: z.string() }),
+  z.object({ state: z.literal("failed"), error: z.string() }),
+  z.object({ state: z.literal("stopped") }),
+]);
+export type McpServerState = z.infer<typeof McpServerState>;
+
+export const McpToolInfo = z.object({
+  publicName: z.string(),
+  rawName: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  outputSchema: z.record(z.string(), z.unknown()).nullable(),
+});
+export type McpToolInfo = z.infer<typeof McpToolInfo>;
+
+export const McpServerView = z.object({
+  config: McpServerConfig,
+  status: McpServerState,
+  /** Increments on every successful tool-list swap; 0 before the first. */
+  generation: z.number().int(),
+  tools: z.array(McpToolInfo),
+  /** Tools are registered for the model right now. */
+  toolsRegistered: z.boolean(),
+  instructions: z.string().nullable(),
+  stderrTail: z.string(),
+  /** Server name/version as reported at initialize. */
+  serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
