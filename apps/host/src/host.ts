@@ -3,6 +3,7 @@ import type { HostApi } from "./host-api.js";
 import { createToolRegistry } from "./agent/registry.js";
 import { createToolRuntime } from "./agent/runtime.js";
 import { createSessionService } from "./agent/session.js";
+import { createStepHooks } from "./agent/hooks.js";
 import { capabilityRows } from "./capabilities.js";
 import { listChildren } from "./core/process.js";
 import { createSecretSource } from "./llm/secrets.js";
@@ -26,7 +27,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
 
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
-  const sessions = createSessionService(scope.child("sessions"), { store: db.store, registry, runtime, model: () => model.resolve() });
+  const hooks = createStepHooks();
+  const sessions = createSessionService(scope.child("sessions"), { store: db.store, registry, runtime, hooks, model: () => model.resolve() });
 
   const toolInfo = (sessionId?: string) => registry.visible(sessionId).map((t) => ({
     name: t.name, description: t.description, capability: t.capability, inputSchema: t.inputSchema, readOnly: t.readOnly, approval: t.approval,

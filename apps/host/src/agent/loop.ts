@@ -4,6 +4,7 @@ import type { LlmModel, ToolSpec } from "../llm/llm.js";
 import type { Store } from "../persistence/store.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
+import type { StepHooks } from "./hooks.js";
 import { toChatMessages } from "./history.js";
 import { systemPrompt } from "./prompt.js";
 
@@ -11,6 +12,7 @@ export interface TurnDeps {
   store: Store;
   registry: ToolRegistry;
   runtime: ToolRuntime;
+  hooks: StepHooks;
   emitItem(item: TimelineItem): void;
   emitDelta(itemId: string, text: string): void;
 }
@@ -98,6 +100,18 @@ async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, too
   return { toolCalls, usage, reason };
 }
 
+/** Pre-step hooks (e.g. the skills catalog) add facts the model sees from this step on. */
+async function runHooks(deps: TurnDeps, ctx: TurnContext, step: number) {
+  await deps.hooks.run({
+    sessionId: ctx.sessionId, workspace: ctx.workspace, turnId: ctx.turnId, step, signal: ctx.signal,
+    appendFact: async (fact) => {
+      const item = await deps.store.items.appendFact(ctx.sessionId, { turnId: ctx.turnId, ...fact });
+      deps.emitItem(item);
+      return item;
+    },
+  }, (label, error) => console.error(`[agent] step hook ${label} failed: ${messageOf(error)}`));
+}
+
 /** The model loop of one turn (CORE-13): stream, run the requested tools, repeat until done or maxSteps. */
 export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmModel, maxSteps: number): Promise<TurnEnd> {
   let steps = 0;
@@ -114,6 +128,8 @@ export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmM
       }));
       steps++;
       await deps.store.turns.setSteps(ctx.turnId, steps);
+      await runHooks(deps, ctx, steps);
+      if (ctx.signal.aborted) return stopped();
       const step = await streamStep(deps, ctx, model, tools);
       usage = addUsage(usage, step.usage);
       if (ctx.signal.aborted) return stopped();

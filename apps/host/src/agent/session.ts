@@ -12,11 +12,13 @@ import { parseDirectCall } from "./direct.js";
 import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEnd } from "./loop.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
+import type { StepHooks } from "./hooks.js";
 
 export interface SessionDeps {
   store: Store;
   registry: ToolRegistry;
   runtime: ToolRuntime;
+  hooks: StepHooks;
   /** The configured model and step limit, or null in direct mode. Read at the start of every turn. */
   model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
 }
@@ -84,6 +86,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
       store,
       registry: deps.registry,
       runtime: deps.runtime,
+      hooks: deps.hooks,
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
       emitDelta: (itemId, delta) => emit(sessionId, { type: "delta", itemId, text: delta }),
     };
