@@ -1,0 +1,136 @@
+import { z } from "zod";
+import type { ToolResult } from "../agent/tool.js";
+import type { Validator } from "./schema.js";
+
+/**
+ * What a call returns for programs and the UI (MCP-6): every content block exactly as received, the
+ * structured content and whether it matched the advertised output schema.
+ */
+export interface McpCanonicalResult {
+  type: "mcp";
+  server: string;
+  /** The raw tool name on the wire. */
+  tool: string;
+  content: unknown[];
+  structuredContent: Record<string, unknown> | null;
+  /** `valid`/`invalid` against the output schema; `unvalidated` when none or unsupported; `absent` when none was sent. */
+  structured: "valid" | "invalid" | "unvalidated" | "absent";
+  isError: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+export interface ResultContext {
+  server: string;
+  rawName: string;
+  /** The tool advertised an output schema. */
+  hasOutputSchema: boolean;
+  /** Its compiled validator, or null when the schema is unsupported. */
+  validateOutput: Validator | null;
+}
+
+const Text = z.object({ type: z.literal("text"), text: z.string() });
+const Binary = z.object({ type: z.enum(["image", "audio"]), data: z.string(), mimeType: z.string() });
+const Embedded = z.object({
+  type: z.literal("resource"),
+  resource: z.union([
+    z.object({ uri: z.string(), text: z.string(), mimeType: z.string().optional() }),
+    z.object({ uri: z.string(), blob: z.string(), mimeType: z.string().optional() }),
+  ]),
+});
+const Link = z.object({ type: z.literal("resource_link"), uri: z.string(), name: z.string(), mimeType: z.string().optional() });
+const Wire = z.looseObject({
+  content: z.array(z.unknown()).optional(),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+const MAX_ERROR_MESSAGE = 2_000;
+
+/** Turns a tools/call result from the wire into a ToolResult: canonical JSON plus the lossy model rendering. */
+export function toToolResult(wire: unknown, ctx: ResultContext): ToolResult {
+  const parsed = Wire.safeParse(wire);
+  if (!parsed.success) {
+    const message = `${ctx.rawName} returned a result that is not a valid MCP tool result.`;
+    return { canonical: { type: "mcp", server: ctx.server, tool: ctx.rawName, invalid: wire ?? null }, rendered: `Error [mcp_invalid_result]: ${message}`, error: { code: "mcp_invalid_result", message } };
+  }
+  const r = parsed.data;
+  const content = r.content ?? [];
+  const isError = r.isError === true;
+  const structuredContent = isPlainObject(r.structuredContent) ? r.structuredContent : null;
+
+  const canonical: McpCanonicalResult = {
+    type: "mcp",
+    server: ctx.server,
+    tool: ctx.rawName,
+    content,
+    structuredContent,
+    structured: structuredContent ? "unvalidated" : "absent",
+    isError,
+    ...(r._meta ? { _meta: r._meta } : {}),
+  };
+  let text = renderContent(content);
+  if (!text && structuredContent) text = JSON.stringify(structuredContent);
+
+  if (isError) {
+    const message = (text || `${ctx.rawName} reported an error without a message.`).slice(0, MAX_ERROR_MESSAGE);
+    return { canonical, rendered: `Error [mcp_tool_error]: ${text || message}`, error: { code: "mcp_tool_error", message } };
+  }
+  const invalid = checkStructured(r.structuredContent, structuredContent, ctx, canonical);
+  if (invalid) return { canonical, rendered: `Error [mcp_output_invalid]: ${invalid}`, error: { code: "mcp_output_invalid", message: invalid } };
+  return { canonical, rendered: text || "(the tool returned no content)" };
+}
+
+/** Sets `canonical.structured`; returns why the output breaks the tool's contract, if it does. */
+function checkStructured(sent: unknown, structured: Record<string, unknown> | null, ctx: ResultContext, canonical: McpCanonicalResult): string | undefined {
+  if (sent !== undefined && !structured) {
+    canonical.structured = "invalid";
+    return `${ctx.rawName} returned structuredContent that is not a JSON object.`;
+  }
+  if (!ctx.hasOutputSchema) return undefined;
+  if (!structured) {
+    canonical.structured = "absent";
+    return `${ctx.rawName} advertises an output schema but returned no structuredContent.`;
+  }
+  if (!ctx.validateOutput) return undefined;
+  const problem = ctx.validateOutput(structured);
+  canonical.structured = problem ? "invalid" : "valid";
+  return problem ? `${ctx.rawName} returned structuredContent that does not match its output schema: ${problem}` : undefined;
+}
+
+/** Text blocks joined by newlines; everything else as a short placeholder (MCP-6). */
+export function renderContent(blocks: unknown[]): string {
+  return blocks.map(renderBlock).join("\n");
+}
+
+function renderBlock(block: unknown): string {
+  const text = Text.safeParse(block);
+  if (text.success) return text.data.text;
+  const binary = Binary.safeParse(block);
+  if (binary.success) return `[${binary.data.type}: ${binary.data.mimeType}, ${formatBytes(base64Bytes(binary.data.data))}]`;
+  const embedded = Embedded.safeParse(block);
+  if (embedded.success) {
+    const r = embedded.data.resource;
+    const size = "text" in r ? Buffer.byteLength(r.text) : base64Bytes(r.blob);
+    return `[resource: ${r.uri} (${[r.mimeType, formatBytes(size)].filter(Boolean).join(", ")})]`;
+  }
+  const link = Link.safeParse(block);
+  if (link.success) return `[resource link: ${link.data.name}, ${link.data.uri}${link.data.mimeType ? ` (${link.data.mimeType})` : ""}]`;
+  const type = isPlainObject(block) && typeof block.type === "string" ? block.type.slice(0, 40) : undefined;
+  return type ? `[${type} content]` : "[invalid content block]";
+}
+
+/** Decoded size of a base64 string, without decoding it. */
+export function base64Bytes(data: string): number {
+  const trimmed = data.replace(/\s+/g, "");
+  const padding = trimmed.endsWith("==") ? 2 : trimmed.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((trimmed.length * 3) / 4) - padding);
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

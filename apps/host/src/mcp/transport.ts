@@ -1,0 +1,179 @@
+import type { McpServerConfig, McpValue } from "@seam/shared";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { HostError, messageOf } from "../core/errors.js";
+import { groupAlive } from "../core/process-group.js";
+import { spawnChild, type ChildHandle, type SpawnOptions } from "../core/process.js";
+import type { Scope } from "../core/scope.js";
+
+/** One connection's transport plus what the supervisor needs to know about the peer behind it. */
+export interface TransportHandle {
+  readonly kind: "stdio" | "http";
+  readonly transport: Transport;
+  /** The end of the stdio child's stderr ("" for HTTP or before start). */
+  stderrTail(): string;
+  /** The stdio child's pid once started. */
+  pid(): number | undefined;
+  /**
+   * Closes the transport and resolves once the peer is proven gone: for stdio, the child and its whole
+   * process group exited. Resolves false when that cannot be proven. Memoized.
+   */
+  terminate(): Promise<boolean>;
+}
+
+export type TransportFactory = (scope: Scope, config: McpServerConfig) => TransportHandle;
+
+/** A value from the config: inline, or read from the host environment at connect time. */
+export function resolveValue(value: McpValue, what: string, env: NodeJS.ProcessEnv = process.env): string {
+  if ("value" in value) return value.value;
+  const found = env[value.fromEnv];
+  if (found === undefined) {
+    throw new HostError("bad_input:mcp", `${what} needs the environment variable ${value.fromEnv}, which is not set in the host's environment.`, {
+      reason: "missing_env",
+      variable: value.fromEnv,
+    });
+  }
+  return found;
+}
+
+function resolveAll(values: Record<string, McpValue>, what: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([name, v]) => [name, resolveValue(v, `${what} ${name}`, env)]));
+}
+
+/** Builds the transport for one connection attempt (MCP-1, MCP-7). Missing env references throw HostError. */
+export const createTransport: TransportFactory = (scope, config) => {
+  const t = config.transport;
+  if (t.type === "http") {
+    const headers = resolveAll(t.headers, `Header`, process.env);
+    if (t.bearerTokenEnv) headers.Authorization = `Bearer ${resolveValue({ fromEnv: t.bearerTokenEnv }, "The bearer token", process.env)}`;
+    const transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers } });
+    let terminated: Promise<boolean> | undefined;
+    return {
+      kind: "http",
+      transport,
+      stderrTail: () => "",
+      pid: () => undefined,
+      terminate: () => (terminated ??= transport.close().then(() => true, () => true)),
+    };
+  }
+  const transport = new ChildTransport(scope, {
+    label: `mcp:${config.name}`,
+    command: t.command,
+    args: t.args,
+    cwd: t.cwd,
+    env: resolveAll(t.env, "Environment variable", process.env),
+  });
+  return { kind: "stdio", transport, stderrTail: () => transport.stderrTail(), pid: () => transport.pid, terminate: () => transport.terminate() };
+};
+
+/**
+ * Newline-delimited JSON-RPC over a child started through the host's subprocess seam (MCP-7), so the
+ * server gets the sanitized environment, its own process group and a bounded stderr log. The child's exit
+ * is the transport's close; close() stops the whole process group.
+ */
+export class ChildTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildHandle | undefined;
+  private readonly buffer = new ReadBuffer();
+  private closeReported = false;
+  private terminated: Promise<boolean> | undefined;
+
+  constructor(private readonly scope: Scope, private readonly options: SpawnOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  stderrTail(): string {
+    return this.child?.stderrTail() ?? "";
+  }
+
+  async start(): Promise<void> {
+    if (this.child) throw new Error(`${this.options.label} was already started`);
+    if (this.terminated) throw new HostError("closed:mcp", `${this.options.label} was closed before it started.`);
+    const child = spawnChild(this.scope, this.options);
+    this.child = child;
+    child.stdout.on("data", (chunk: Buffer) => this.receive(chunk));
+    child.stdout.on("error", (error) => this.onerror?.(error));
+    child.stdin.on("error", (error) => this.onerror?.(error));
+    void child.exited.then((exit) => {
+      if (!this.terminated) {
+        this.onerror?.(new HostError("closed:mcp", `${this.options.label} exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}).`, { ...exit }));
+      }
+      this.reportClose();
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || !stdin.writable) {
+      return Promise.reject(new HostError("closed:mcp", `${this.options.label} is not running.`));
+    }
+    return new Promise((resolve, reject) => {
+      const ok = stdin.write(serializeMessage(message), (error) => (error ? reject(error) : undefined));
+      if (ok) return resolve();
+      const onDrain = () => {
+        stdin.off("close", onClose);
+        resolve();
+      };
+      const onClose = () => {
+        stdin.off("drain", onDrain);
+        reject(new HostError("closed:mcp", `${this.options.label} closed its input.`));
+      };
+      stdin.once("drain", onDrain);
+      stdin.once("close", onClose);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.terminate();
+  }
+
+  /** Stops the child (end stdin → SIGTERM → SIGKILL to the group) and proves the group is gone. */
+  terminate(): Promise<boolean> {
+    return (this.terminated ??= (async () => {
+      const child = this.child;
+      if (!child) {
+        this.reportClose();
+        return true;
+      }
+      await child.stop();
+      await child.exited;
+      this.reportClose();
+      return !groupAlive(child.pid);
+    })());
+  }
+
+  private receive(chunk: Buffer) {
+    try {
+      this.buffer.append(chunk);
+    } catch (error) {
+      // A line longer than the buffer: the stream cannot be resynchronized, so the connection ends.
+      this.onerror?.(new HostError("unavailable:mcp", `${this.options.label}: ${messageOf(error)}`));
+      void this.terminate();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(new HostError("unavailable:mcp", `${this.options.label} wrote a line that is not JSON-RPC: ${messageOf(error)}`));
+        continue;
+      }
+      if (!message) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  private reportClose() {
+    if (this.closeReported) return;
+    this.closeReported = true;
+    this.onclose?.();
+  }
+}
