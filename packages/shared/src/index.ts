@@ -12,3 +12,7 @@ export {
   McpServerState, McpToolInfo, McpServerView,
 } from "./mcp.js";
 export type { McpServerConfigInput } from "./mcp.js";
+export {
+  McpServerRef, McpUpdateInput, McpSetEnabledInput, MCP_IMPORT_MAX_CHARS, McpImportInput, McpImportApplyInput, McpFieldIssue,
+  McpImportAction, McpImportEntry, McpImportPreview, McpImportResult, McpExport,
+} from "./mcp-import.js";

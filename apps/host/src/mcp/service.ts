@@ -1,0 +1,290 @@
+import {
+  McpServerConfig, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
+  type McpServerView,
+} from "@seam/shared";
+import type { z } from "zod";
+import { HostError, messageOf } from "../core/errors.js";
+import type { Scope } from "../core/scope.js";
+import type { Database } from "../persistence/db.js";
+import { exportServers, previewImport, sameConfig } from "./import.js";
+import type { McpHub } from "./mcp.js";
+import { createMcpStore, type McpStore } from "./store.js";
+
+/** MCP server management for the tRPC layer (MCP-10): saved configs joined with the hub's live state. */
+export interface McpService {
+  /** Every saved server, sorted by name, with its live state. */
+  list(): McpServerView[];
+  /** Saves, then starts; a failed activation rolls the save back (nothing saved). */
+  add(config: McpServerConfigInput): Promise<McpServerView>;
+  /** Replaces server `name` (`config.name` may rename it), restarting it; on failure the old config stays. */
+  update(name: string, config: McpServerConfigInput): Promise<McpServerView>;
+  remove(name: string): Promise<void>;
+  setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+  restart(name: string): Promise<McpServerView>;
+  importPreview(json: string): Promise<McpImportPreview>;
+  importApply(json: string, names?: string[]): Promise<McpImportResult>;
+  exportJson(): Promise<McpExport>;
+  /** A snapshot now, then one after every burst of changes (at most one per `throttleMs`). */
+  events(signal: AbortSignal): AsyncIterable<McpServerView[]>;
+  /** Resolves when the start-up activations launched at creation have settled (tests, diagnostics). */
+  settled(): Promise<void>;
+}
+
+export interface McpServiceDeps {
+  hub: McpHub;
+  db: Pick<Database, "exclusive">;
+  /** Coalescing window for `events` (default 100 ms). */
+  throttleMs?: number;
+  log?: (message: string) => void;
+}
+
+const invalid = (error: z.ZodError) => {
+  const issues = error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+  return new HostError("bad_input:mcp", `Invalid MCP server config: ${text}`, { issues });
+};
+const notFound = (name: string) => new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
+
+/**
+ * Loads the saved configs and starts the enabled ones in the background: the host does not wait
+ * for a slow or dead server, and the state of each is visible meanwhile.
+ */
+export async function createMcpService(scope: Scope, deps: McpServiceDeps): Promise<McpService> {
+  const { hub } = deps;
+  const log = deps.log ?? ((m: string) => console.error(`[mcp] ${m}`));
+  const throttleMs = deps.throttleMs ?? 100;
+  const store: McpStore = createMcpStore(deps.db, { onCorrupt: (n, p) => log(`saved config "${n}" is unreadable and was skipped: ${p}`) });
+  const configs = new Map<string, McpServerConfig>();
+  for (const c of await store.list()) configs.set(c.name, c);
+  /** Start-up activations still running, and those that failed (the hub forgot them). */
+  const booting = new Set<string>();
+  const bootErrors = new Map<string, string>();
+  let closed = false;
+
+  const listeners = new Set<() => void>();
+  const changed = () => { for (const fn of [...listeners]) fn(); };
+  scope.add(hub.onChange(changed), "mcp:hub-listener");
+  scope.add(() => {
+    closed = true;
+    // Wake any open `events` stream so it ends.
+    for (const fn of [...listeners]) fn();
+    listeners.clear();
+  }, "mcp:service");
+
+  // One mutation at a time per server name; a rename holds both names (taken in sorted order).
+  const locks = new Map<string, Promise<void>>();
+  const withNames = async <T>(names: string[], fn: () => Promise<T>): Promise<T> => {
+    const releases: (() => void)[] = [];
+    for (const name of [...new Set(names)].sort()) {
+      const prev = locks.get(name) ?? Promise.resolve();
+      let release!: () => void;
+      const mine = new Promise<void>((r) => { release = r; });
+      const tail = prev.then(() => mine);
+      locks.set(name, tail);
+      releases.push(() => { release(); if (locks.get(name) === tail) locks.delete(name); });
+      await prev;
+    }
+    try {
+      if (closed) throw new HostError("closed:mcp", "The host is shutting down.");
+      return await fn();
+    } finally {
+      for (const r of releases.reverse()) r();
+      changed();
+    }
+  };
+
+  const fallbackState = (c: McpServerConfig): McpServerState => {
+    if (!c.enabled) return { state: "disabled" };
+    if (booting.has(c.name)) return { state: "connecting", phase: "connecting" };
+    const error = bootErrors.get(c.name);
+    return error ? { state: "failed", error } : { state: "stopped" };
+  };
+  const viewOf = (c: McpServerConfig): McpServerView => {
+    const live = hub.get(c.name);
+    if (live) return { ...live, config: c };
+    return { config: c, status: fallbackState(c), generation: 0, tools: [], toolsRegistered: false, instructions: null, stderrTail: "", serverInfo: null };
+  };
+  const list = () => [...configs.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(viewOf);
+
+  const parse = (input: McpServerConfigInput): McpServerConfig => {
+    const r = McpServerConfig.safeParse(input);
+    if (!r.success) throw invalid(r.error);
+    return r.data;
+  };
+
+  /** Saves `config` (new), then activates it; any activation failure deletes the row again. */
+  const addLocked = async (config: McpServerConfig) => {
+    if (configs.has(config.name)) throw new HostError("conflict:mcp", `An MCP server named "${config.name}" already exists.`, { name: config.name });
+    await store.create(config);
+    configs.set(config.name, config);
+    bootErrors.delete(config.name);
+    try {
+      await hub.start(config);
+    } catch (error) {
+      configs.delete(config.name);
+      // A conflict means someone else's live server holds the name: not ours to stop.
+      if (!(error instanceof HostError && error.kind === "conflict")) {
+        await hub.stop(config.name).catch((e: unknown) => log(`cleanup of "${config.name}" after a failed start: ${messageOf(e)}`));
+      }
+      await store.remove(config.name).catch((e: unknown) => log(`rollback of "${config.name}" failed: ${messageOf(e)}`));
+      throw error;
+    }
+    return viewOf(config);
+  };
+
+  /** Stops `old`, saves `next` in its place and activates it; on failure restores and restarts `old`. */
+  const replaceLocked = async (old: McpServerConfig, next: McpServerConfig) => {
+    if (next.name !== old.name && configs.has(next.name)) {
+      throw new HostError("conflict:mcp", `Cannot rename "${old.name}" to "${next.name}": a server with that name already exists.`, { name: next.name });
+    }
+    if (sameConfig(old, next)) return viewOf(old);
+    await hub.stop(old.name);
+    try {
+      await store.update(old.name, next);
+    } catch (error) {
+      await hub.start(old).catch((e: unknown) => bootErrors.set(old.name, messageOf(e)));
+      throw error;
+    }
+    configs.delete(old.name);
+    configs.set(next.name, next);
+    bootErrors.delete(old.name);
+    try {
+      await hub.start(next);
+    } catch (error) {
+      await hub.stop(next.name).catch(() => {});
+      await store.update(next.name, old);
+      configs.delete(next.name);
+      configs.set(old.name, old);
+      await hub.start(old).catch((e: unknown) => {
+        bootErrors.set(old.name, messageOf(e));
+        log(`restarting "${old.name}" with its previous config failed: ${messageOf(e)}`);
+      });
+      throw error;
+    }
+    return viewOf(next);
+  };
+
+  const existing = (name: string) => {
+    const c = configs.get(name);
+    if (!c) throw notFound(name);
+    return c;
+  };
+
+  const service: McpService = {
+    list,
+    add: async (input) => {
+      const config = parse(input);
+      return withNames([config.name], () => addLocked(config));
+    },
+    update: async (name, input) => {
+      const next = parse(input);
+      return withNames([name, next.name], () => replaceLocked(existing(name), next));
+    },
+    remove: (name) => withNames([name], async () => {
+      existing(name);
+      await store.remove(name);
+      configs.delete(name);
+      bootErrors.delete(name);
+      await hub.stop(name);
+    }),
+    setEnabled: (name, enabled) => withNames([name], () => {
+      const c = existing(name);
+      return replaceLocked(c, { ...c, enabled });
+    }),
+    restart: (name) => withNames([name], async () => {
+      const c = existing(name);
+      if (!c.enabled) throw new HostError("bad_input:mcp", `"${name}" is disabled: enable it to start it.`, { name });
+      bootErrors.delete(name);
+      try {
+        if (hub.get(name)) await hub.restart(name);
+        else await hub.start(c);
+      } catch (error) {
+        if (!hub.get(name)) bootErrors.set(name, messageOf(error));
+        throw error;
+      }
+      return viewOf(c);
+    }),
+    importPreview: async (json) => previewImport(json, configs),
+    importApply: async (json, names) => {
+      const preview = previewImport(json, configs);
+      const wanted = names ? new Set(names) : null;
+      const result: McpImportResult = { applied: [], skipped: [], failed: [] };
+      for (const name of wanted ?? []) {
+        if (!preview.entries.some((e) => e.name === name)) result.skipped.push({ name, reason: "not in the pasted document" });
+      }
+      for (const entry of preview.entries) {
+        if (wanted && !wanted.has(entry.name)) continue;
+        if (entry.action === "invalid" || entry.action === "unchanged" || !entry.config) {
+          result.skipped.push({ name: entry.name, reason: entry.action === "invalid" ? "invalid" : "unchanged" });
+          continue;
+        }
+        const config = entry.config;
+        try {
+          // Re-checked under the lock: the saved set may have changed since the preview.
+          await withNames([config.name], async () => {
+            const saved = configs.get(config.name);
+            if (saved) await replaceLocked(saved, config);
+            else await addLocked(config);
+          });
+          result.applied.push({ name: entry.name, action: entry.action });
+        } catch (error) {
+          result.failed.push({ name: entry.name, message: messageOf(error) });
+        }
+      }
+      return result;
+    },
+    exportJson: async () => exportServers(list().map((v) => v.config)),
+    events: (signal) => snapshots(signal),
+    settled: () => boot,
+  };
+
+  async function* snapshots(signal: AbortSignal): AsyncGenerator<McpServerView[]> {
+    let dirty = false;
+    let onDirty: (() => void) | null = null;
+    let onStop: (() => void) | null = null;
+    const onChange = () => { dirty = true; onDirty?.(); };
+    const onAbort = () => { onDirty?.(); onStop?.(); };
+    listeners.add(onChange);
+    signal.addEventListener("abort", onAbort);
+    const over = () => signal.aborted || closed;
+    try {
+      yield list();
+      while (!over()) {
+        if (!dirty) await new Promise<void>((r) => { onDirty = r; });
+        onDirty = null;
+        if (over()) return;
+        // Let the rest of a burst arrive, then send one snapshot for all of it.
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, throttleMs);
+          onStop = () => { clearTimeout(t); r(); };
+        });
+        onStop = null;
+        if (over()) return;
+        dirty = false;
+        yield list();
+      }
+    } finally {
+      listeners.delete(onChange);
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  // Start-up activation in the background (MCP-3): failures are shown as the server's state.
+  const boot = Promise.all([...configs.values()].map(async (c) => {
+    booting.add(c.name);
+    changed();
+    try {
+      await withNames([c.name], () => hub.start(c));
+    } catch (error) {
+      if (!closed) {
+        bootErrors.set(c.name, messageOf(error));
+        log(`"${c.name}" did not start: ${messageOf(error)}`);
+      }
+    } finally {
+      booting.delete(c.name);
+      changed();
+    }
+  })).then(() => undefined);
+
+  return service;
+}

@@ -1,0 +1,83 @@
+import { McpServerConfig } from "@seam/shared";
+import { HostError, messageOf } from "../core/errors.js";
+import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { Database } from "../persistence/db.js";
+
+/**
+ * Saved MCP server configs (MCP-10). A row holds the validated McpServerConfig as JSON; by the
+ * shared schema's construction its secrets are env-var references only (SEC-2). Every call goes
+ * through `db.exclusive`, the store's gate (see persistence/README.md).
+ */
+export interface McpStore {
+  /** Sorted by name. Rows that no longer parse are reported through `onCorrupt` and left out. */
+  list(): Promise<McpServerConfig[]>;
+  get(name: string): Promise<McpServerConfig | null>;
+  /** conflict:mcp when the name is taken. */
+  create(config: McpServerConfig): Promise<McpServerConfig>;
+  /** Replaces the config saved under `name` (config.name may rename it); not_found:mcp / conflict:mcp. */
+  update(name: string, config: McpServerConfig): Promise<McpServerConfig>;
+  /** not_found:mcp when unknown. */
+  remove(name: string): Promise<void>;
+}
+
+interface Row { name: string; configJson: string; enabled: boolean }
+
+export function createMcpStore(db: Pick<Database, "exclusive">, opts: { onCorrupt?: (name: string, problem: string) => void } = {}): McpStore {
+  const onCorrupt = opts.onCorrupt ?? ((name, problem) => console.error(`[mcp] saved config "${name}" is unreadable and was skipped: ${problem}`));
+
+  const decode = (row: Row): McpServerConfig | null => {
+    let json: unknown;
+    try {
+      json = JSON.parse(row.configJson);
+    } catch (error) {
+      onCorrupt(row.name, messageOf(error));
+      return null;
+    }
+    const parsed = McpServerConfig.safeParse(json);
+    if (!parsed.success || parsed.data.name !== row.name) {
+      onCorrupt(row.name, parsed.success ? `the config names "${parsed.data.name}"` : parsed.error.issues.map((i) => i.message).join("; "));
+      return null;
+    }
+    return { ...parsed.data, enabled: row.enabled };
+  };
+  const encode = (config: McpServerConfig) => ({ name: config.name, configJson: JSON.stringify(config), enabled: config.enabled });
+
+  /** Maps the Prisma failures this table can produce to mcp codes; the gate maps anything else. */
+  const run = <T>(name: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> =>
+    db.exclusive(async (prisma) => {
+      try {
+        return await fn(prisma);
+      } catch (error) {
+        if (error instanceof Prisma.PrismaClientKnownRequestError) {
+          if (error.code === "P2002") throw new HostError("conflict:mcp", `An MCP server named "${name}" already exists.`, { name }, { cause: error });
+          if (error.code === "P2025") throw new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name }, { cause: error });
+        }
+        throw error;
+      }
+    });
+
+  return {
+    list: () => run("*", async (prisma) => {
+      const rows = await prisma.mcpServer.findMany({ orderBy: { name: "asc" } });
+      return rows.map(decode).filter((c): c is McpServerConfig => c !== null);
+    }),
+    get: (name) => run(name, async (prisma) => {
+      const row = await prisma.mcpServer.findUnique({ where: { name } });
+      return row ? decode(row) : null;
+    }),
+    create: (config) => run(config.name, async (prisma) => {
+      const row = await prisma.mcpServer.create({ data: encode(config) });
+      return decode(row) ?? config;
+    }),
+    update: (name, config) => run(config.name === name ? name : config.name, async (prisma) => {
+      if (!(await prisma.mcpServer.findUnique({ where: { name }, select: { id: true } }))) {
+        throw new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
+      }
+      const row = await prisma.mcpServer.update({ where: { name }, data: encode(config) });
+      return decode(row) ?? config;
+    }),
+    remove: (name) => run(name, async (prisma) => {
+      await prisma.mcpServer.delete({ where: { name } });
+    }),
+  };
+}

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { McpServerConfig, McpServerName } from "./mcp.js";
+
+/** One configured server, by name (router inputs). */
+export const McpServerRef = z.object({ name: McpServerName });
+export type McpServerRef = z.infer<typeof McpServerRef>;
+
+/** Replaces the config of server `name`; `config.name` may differ (a rename). */
+export const McpUpdateInput = z.object({ name: McpServerName, config: McpServerConfig });
+export type McpUpdateInput = z.input<typeof McpUpdateInput>;
+
+export const McpSetEnabledInput = z.object({ name: McpServerName, enabled: z.boolean() });
+export type McpSetEnabledInput = z.infer<typeof McpSetEnabledInput>;
+
+/** Largest pasted or uploaded config the host parses. */
+export const MCP_IMPORT_MAX_CHARS = 1_000_000;
+
+/** A pasted or uploaded `{"mcpServers": {...}}` document (Claude Desktop, Cursor, Cline; comments allowed). */
+export const McpImportInput = z.object({
+  json: z.string().trim().min(1, "Paste a JSON config or choose a file").max(MCP_IMPORT_MAX_CHARS, "The file is larger than 1 MB"),
+});
+export type McpImportInput = z.infer<typeof McpImportInput>;
+
+/** Applies the entries named in `names` (all applicable entries when absent). */
+export const McpImportApplyInput = McpImportInput.extend({ names: z.array(z.string().max(200)).max(500).optional() });
+export type McpImportApplyInput = z.infer<typeof McpImportApplyInput>;
+
+/** A problem with one field; `path` is dotted and relative to the entry (`env.GITHUB_TOKEN`, `url`). */
+export const McpFieldIssue = z.object({ path: z.string(), message: z.string() });
+export type McpFieldIssue = z.infer<typeof McpFieldIssue>;
+
+/** What applying an entry would do, compared with the saved configs. */
+export const McpImportAction = z.enum(["add", "update", "unchanged", "invalid"]);
+export type McpImportAction = z.infer<typeof McpImportAction>;
+
+export const McpImportEntry = z.object({
+  name: z.string(),
+  action: McpImportAction,
+  /** The config that would be saved; null when invalid. Holds secrets only as env references. */
+  config: McpServerConfig.nullable(),
+  /** For `update`: the fields that differ from the saved config (`args`, `env`, `enabled`…). */
+  changes: z.array(z.string()),
+  /** Things the user should know (a pasted secret replaced by an env reference, an ignored key…). */
+  warnings: z.array(z.string()),
+  errors: z.array(McpFieldIssue),
+});
+export type McpImportEntry = z.infer<typeof McpImportEntry>;
+
+export const McpImportPreview = z.object({
+  /** Where the servers were found: `mcpServers` (Claude Desktop, Cursor, Cline), `servers` (VS Code) or a bare name → server map. */
+  format: z.enum(["mcpServers", "servers", "bare"]),
+  entries: z.array(McpImportEntry),
+  /** Document-level notes (ignored top-level keys, duplicate keys). */
+  warnings: z.array(z.string()),
+});
+export type McpImportPreview = z.infer<typeof McpImportPreview>;
+
+export const McpImportResult = z.object({
+  applied: z.array(z.object({ name: z.string(), action: z.enum(["add", "update"]) })),
+  /** Selected entries that were not applied because there was nothing to do or they are invalid. */
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  /** Entries the host refused (startup failure with failOnStartupError, a conflict…); nothing of them was saved. */
+  failed: z.array(z.object({ name: z.string(), message: z.string() })),
+});
+export type McpImportResult = z.infer<typeof McpImportResult>;
+
+/** The saved configs as `{"mcpServers": {...}}` text, with notes on what the reader must provide. */
+export const McpExport = z.object({ json: z.string(), notes: z.array(z.string()) });
+export type McpExport = z.infer<typeof McpExport>;
