@@ -88,7 +88,7 @@ test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () =>
     const workspaceRow = page.locator('[data-testid="capability-row"][data-capability="workspace"]');
     await expect(workspaceRow).toContainText("read_file");
     await expect(workspaceRow).toContainText("grep");
-    await expect(page.locator('[data-testid="capability-row"][data-capability="mcp"]')).toContainText("Not built yet");
+    await expect(page.locator('[data-testid="capability-row"][data-capability="mcp"]')).toContainText("No MCP servers are configured");
     await expect(page.getByTestId("processes-empty").or(page.getByTestId("processes-table"))).toBeVisible();
     await page.screenshot({ path: test.info().outputPath("capabilities.png"), fullPage: true });
   });

@@ -1,17 +1,16 @@
-import type { CapabilityRow, ModelStatus } from "@seam/shared";
+import type { CapabilityRow, McpServerState, McpServerView, ModelStatus } from "@seam/shared";
 import type { ToolDef } from "./agent/tool.js";
 
 /** Capabilities a later release adds; listed so the overview is honest about what is missing (UI-2). */
 const PLANNED: { id: string; title: string; note: string }[] = [
   { id: "web", title: "Web (web_search, web_fetch)", note: "Not built yet: the web seam arrives with issue #4." },
   { id: "lsp", title: "Language servers (lsp)", note: "Not built yet: the LSP seam arrives with issue #5." },
-  { id: "mcp", title: "MCP servers", note: "Not built yet: the MCP bridge arrives with issue #3." },
   { id: "skills", title: "Skills", note: "Not built yet: the skills catalog arrives with issue #6." },
   { id: "extensions", title: "Dynamic extensions", note: "Not built yet: extensions arrive with issue #7." },
 ];
 
 /** One row per capability: code present / configured / visible to the agent / ready now, with the reason. */
-export function capabilityRows(tools: ToolDef[], model: ModelStatus): CapabilityRow[] {
+export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers: McpServerView[] = []): CapabilityRow[] {
   const byCapability = (id: string) => tools.filter((t) => t.capability === id).map((t) => t.name);
   const workspace = byCapability("workspace");
   const modelReady = model.mode === "model" && model.problem === null;
@@ -38,6 +37,42 @@ export function capabilityRows(tools: ToolDef[], model: ModelStatus): Capability
       note: workspace.length > 0 ? "Read-only, contained in each session's workspace." : "Workspace tools are not registered.",
       tools: workspace,
     },
+    mcpRow(byCapability("mcp"), mcpServers),
     ...PLANNED.map((p) => ({ ...p, codePresent: false, configured: false, visible: false, ready: false, tools: byCapability(p.id) })),
   ];
+}
+
+/** Why a server is not ready, in a few words. */
+function mcpProblem(s: McpServerState): string {
+  switch (s.state) {
+    case "connecting": return s.phase === "discovering" ? "discovering tools" : "connecting";
+    case "retrying": return `retrying ${s.attempt}/${s.maxAttempts} (${s.lastError})`;
+    case "failed": return `failed: ${s.error}`;
+    case "stopped": return "stopped: restart it on the MCP page";
+    case "disabled":
+    case "ready": return s.state;
+  }
+}
+
+/** MCP: configured = any server saved, visible = any MCP tool registered, ready = every enabled server ready. */
+function mcpRow(tools: string[], servers: McpServerView[]): CapabilityRow {
+  const enabled = servers.filter((s) => s.config.enabled);
+  const notReady = enabled.filter((s) => s.status.state !== "ready");
+  const note = servers.length === 0
+    ? "No MCP servers are configured. Add one on the MCP page."
+    : enabled.length === 0
+      ? "Every configured MCP server is disabled."
+      : notReady.length > 0
+        ? `Not ready: ${notReady.map((s) => `${s.config.name} (${mcpProblem(s.status)})`).join("; ")}.`
+        : `${enabled.length} server(s) ready${servers.length > enabled.length ? `, ${servers.length - enabled.length} disabled` : ""}.`;
+  return {
+    id: "mcp",
+    title: "MCP servers",
+    codePresent: true,
+    configured: servers.length > 0,
+    visible: tools.length > 0,
+    ready: enabled.length > 0 && notReady.length === 0,
+    note,
+    tools,
+  };
 }

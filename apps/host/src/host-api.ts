@@ -1,5 +1,5 @@
 import type {
-  CapabilityRow, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
+  CapabilityRow, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
 } from "@seam/shared";
 
@@ -25,5 +25,18 @@ export interface HostApi {
   };
   capabilities: { list(): Promise<CapabilityRow[]> };
   processes: { list(): Promise<ProcessInfo[]> };
+  /** MCP servers (MCP-10): saved configs with live state; every change is saved only once the host confirmed it. */
+  mcp: {
+    list(): McpServerView[];
+    add(config: McpServerConfigInput): Promise<McpServerView>;
+    update(name: string, config: McpServerConfigInput): Promise<McpServerView>;
+    remove(name: string): Promise<void>;
+    setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+    restart(name: string): Promise<McpServerView>;
+    importPreview(json: string): Promise<McpImportPreview>;
+    importApply(json: string, names?: string[]): Promise<McpImportResult>;
+    exportJson(): Promise<McpExport>;
+    events(signal: AbortSignal): AsyncIterable<McpServerView[]>;
+  };
   info(): { version: string; pid: number; home: string; startedAt: string };
 }

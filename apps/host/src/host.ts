@@ -6,6 +6,8 @@ import { createSessionService } from "./agent/session.js";
 import { createStepHooks } from "./agent/hooks.js";
 import { capabilityRows } from "./capabilities.js";
 import { listChildren } from "./core/process.js";
+import { createMcpHub } from "./mcp/mcp.js";
+import { createMcpService } from "./mcp/service.js";
 import { createSecretSource } from "./llm/secrets.js";
 import { openDatabase } from "./persistence/db.js";
 import { createModelSettings } from "./settings/model.js";
@@ -24,6 +26,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const tools = scope.child("tools");
   for (const tool of workspaceTools()) tools.add(registry.register(tool), `tool:${tool.name}`);
   const runtime = createToolRuntime({ registry });
+  const mcpScope = scope.child("mcp");
+  const mcp = await createMcpService(mcpScope, { hub: createMcpHub(mcpScope, { registry }), db });
 
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
@@ -38,7 +42,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     sessions,
     tools: { list: async (sessionId) => toolInfo(sessionId) },
     settings: { model: () => model.status(), setModel: (s) => model.set(s) },
-    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status()) },
+    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list()) },
+    mcp,
     processes: {
       list: async () => listChildren().map((c) => ({
         label: c.label, pid: c.pid, command: c.command, state: c.state,

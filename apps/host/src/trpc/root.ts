@@ -3,6 +3,7 @@ import { sessionRouter } from "./routers/session.js";
 import { capabilitiesRouter, processesRouter } from "./routers/overview.js";
 import { settingsRouter } from "./routers/settings.js";
 import { toolsRouter } from "./routers/tools.js";
+import { mcpRouter } from "./routers/mcp.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -11,6 +12,7 @@ export const appRouter = router({
   settings: settingsRouter,
   capabilities: capabilitiesRouter,
   processes: processesRouter,
+  mcp: mcpRouter,
 });
 
 export type AppRouter = typeof appRouter;
