@@ -16,3 +16,9 @@ export {
   McpServerRef, McpUpdateInput, McpSetEnabledInput, MCP_IMPORT_MAX_CHARS, McpImportInput, McpImportApplyInput, McpFieldIssue,
   McpImportAction, McpImportEntry, McpImportPreview, McpImportResult, McpExport,
 } from "./mcp-import.js";
+export {
+  SKILL_NAME, SKILL_NAME_MAX, SkillName, SKILLS_CATALOG_FACT, SKILL_INVOCATION_FACT, COMPACTION_FACT, SkillsCatalogPayload,
+  SkillInvocationPayload, SkillRootPath, SkillSettings, SkillRootKind, SkillRootInfo, SkillDiagnostic, SkillShadow,
+  SkillCandidateInfo, SkillInspection, SkillCompletion, SkillsWhereInput,
+} from "./skills.js";
+export type { SkillSettingsInput } from "./skills.js";
