@@ -22,3 +22,9 @@ export {
   SkillCandidateInfo, SkillInspection, SkillCompletion, SkillsWhereInput,
 } from "./skills.js";
 export type { SkillSettingsInput } from "./skills.js";
+export {
+  WebProviderId, WebKind, WebProviderOptions, WebAllowlistEntry, WebSettings, WebSource, WebSearchResult, WebFetchResult,
+  WebSearchToolResult, WebFetchToolResult, WebToolError, WebCallOutcome, WebProviderHealth, WebSelection, WebKindHealth,
+  WebHealth, WebProbeInput, WebProbeResult,
+} from "./web.js";
+export type { WebSettingsInput } from "./web.js";

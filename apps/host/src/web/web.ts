@@ -1,0 +1,186 @@
+import type {
+  WebHealth, WebKind, WebKindHealth, WebProbeResult, WebProviderHealth, WebSettings, WebSettingsInput,
+} from "@seam/shared";
+import type { ToolRegistry } from "../agent/registry.js";
+import type { ToolDef } from "../agent/tool.js";
+import { messageOf } from "../core/errors.js";
+import type { Disposer, Scope } from "../core/scope.js";
+import type { SecretSource } from "../llm/secrets.js";
+import type { Store } from "../persistence/store.js";
+import { codeOf, type CallContext, type FetchProvider, type Provider, type SearchProvider } from "./provider.js";
+import { createDeepSeekProvider, type AuxRecorder } from "./providers/deepseek.js";
+import { createExaProvider } from "./providers/exa.js";
+import { createHttpFetcher, type FetchLimits } from "./providers/http.js";
+import { createPerplexityProvider } from "./providers/perplexity.js";
+import { checkDoors, ENV_VARS, envDoors, loadWebSettings, parseWebSettings, WEB_SETTINGS_KEY, withDoors } from "./settings.js";
+import { createWebService, type WebService } from "./service.js";
+import { compileAllowlist, type Allowlist, type Resolver } from "./ssrf.js";
+import { webFetchTool } from "./web_fetch.js";
+import { webSearchTool } from "./web_search.js";
+
+/** The query a search probe sends: harmless, stable, cheap. */
+export const PROBE_QUERY = "Seam web search connectivity check";
+
+/** What the web seam needs from the host (passed by host.ts). */
+export interface WebSeamDeps {
+  store: { settings: Store["settings"]; items: Pick<Store["items"], "appendFact"> };
+  secrets: SecretSource;
+  registry: ToolRegistry;
+  env: NodeJS.ProcessEnv;
+  /** The running turn of a session, for the DeepSeek aux_request fact; without it the fact has turnId null. */
+  turnOf?: (sessionId: string) => string | null;
+  /** DNS for the SSRF guard (tests inject one). */
+  resolve?: Resolver;
+  fetchLimits?: Partial<FetchLimits>;
+  warn?: (message: string) => void;
+}
+
+/** The web capability as host.ts, host-api.ts and the tRPC router use it (WEB-1..11). */
+export interface WebSeam {
+  service: WebService;
+  settings: {
+    /** The effective settings (env doors applied). */
+    get(): WebSettings;
+    /** Validates, refuses env conflicts, stores, re-registers the tools if their shape changed. */
+    set(input: WebSettingsInput): Promise<WebSettings>;
+  };
+  health(): WebHealth;
+  /** One real request to one provider (search: a fixed query; fetch: `fetchProbeUrl`), recorded in health. */
+  probe(kind: WebKind, id: string): Promise<WebProbeResult>;
+}
+
+const TOOL_NAME: Record<WebKind, string> = { search: "web_search", fetch: "web_fetch" };
+
+export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<WebSeam> {
+  const warn = deps.warn ?? ((m: string) => console.error(m));
+  const doors = envDoors(deps.env);
+  let stored = await loadWebSettings(deps.store, warn);
+  let current = withDoors(stored, doors);
+  let allowlist: Allowlist = compileAllowlist(current.fetchAllowlist);
+  const settings = () => current;
+
+  const service = createWebService({
+    configured: () => ({ search: current.searchProvider, fetch: current.fetchProvider }),
+    envVar: (kind) => ENV_VARS[kind],
+  });
+
+  const recordAux: AuxRecorder = async (ctx, fact) => {
+    if (!ctx.sessionId) return; // probes run outside any session
+    await deps.store.items.appendFact(ctx.sessionId, { turnId: deps.turnOf?.(ctx.sessionId) ?? null, factKind: "aux_request", text: fact.text, payload: fact.payload });
+  };
+
+  const providerDeps = { settings, secrets: deps.secrets };
+  const searchProviders: SearchProvider[] = [
+    createExaProvider(providerDeps),
+    createPerplexityProvider(providerDeps),
+    createDeepSeekProvider({ ...providerDeps, recordAux }),
+  ];
+  const fetchProviders: FetchProvider[] = [createHttpFetcher({ allowlist: () => allowlist, resolve: deps.resolve, limits: deps.fetchLimits })];
+  for (const p of searchProviders) scope.add(service.registerSearch(p), `provider:search:${p.id}`);
+  for (const p of fetchProviders) scope.add(service.registerFetch(p), `provider:fetch:${p.id}`);
+
+  // Tools follow enablement only, never provider health; re-registered when their model-facing shape changes.
+  const tools: Record<WebKind, { key: string; dispose: Disposer } | null> = { search: null, fetch: null };
+  const syncTool = async (kind: WebKind) => {
+    const enabled = kind === "search" ? current.searchEnabled : current.fetchEnabled;
+    const key = enabled ? JSON.stringify(kind === "search" ? [current.searchTimeoutMs, current.searchMaxQueries] : [current.fetchTimeoutMs]) : "";
+    if ((tools[kind]?.key ?? "") === key) return;
+    const old = tools[kind];
+    tools[kind] = null;
+    await old?.dispose();
+    if (!enabled) return;
+    const def: ToolDef = kind === "search" ? webSearchTool({ service, settings }) : webFetchTool({ service, settings });
+    tools[kind] = { key, dispose: scope.add(deps.registry.register(def), `tool:${def.name}`) };
+  };
+  await syncTool("search");
+  await syncTool("fetch");
+
+  const row = (kind: WebKind, p: Provider, selectedId: string | null, configuredId: string | null): WebProviderHealth => {
+    let available = false;
+    try {
+      available = p.available() === true;
+    } catch {
+      available = false;
+    }
+    let described: { problem: string | null; keySource: string | null; endpoint: string | null } = { problem: null, keySource: null, endpoint: null };
+    try {
+      described = p.describe?.() ?? described;
+    } catch (error) {
+      described = { ...described, problem: messageOf(error) };
+    }
+    return {
+      kind, id: p.id, label: p.label, registered: true, configured: configuredId === p.id, available, selected: selectedId === p.id,
+      problem: available ? null : described.problem ?? "Not available.", keySource: described.keySource, endpoint: described.endpoint,
+      lastCall: service.lastCall(kind, p.id),
+    };
+  };
+
+  const kindHealth = (kind: WebKind): WebKindHealth => {
+    const configuredId = kind === "search" ? current.searchProvider : current.fetchProvider;
+    const selection = service.selection(kind);
+    const selectedId = selection.ok ? selection.id : null;
+    const providers = service.providers(kind).map((p) => row(kind, p, selectedId, configuredId));
+    if (configuredId && !service.get(kind, configuredId)) {
+      providers.push({
+        kind, id: configuredId, label: configuredId, registered: false, configured: true, available: false, selected: false,
+        problem: `No ${kind} provider with id "${configuredId}" is registered.`, keySource: null, endpoint: null, lastCall: null,
+      });
+    }
+    return {
+      kind,
+      tool: TOOL_NAME[kind],
+      enabled: tools[kind] !== null,
+      configuredId,
+      configuredBy: doors[kind] ? "env" : configuredId ? "settings" : null,
+      envVar: ENV_VARS[kind],
+      lockedByEnv: doors[kind] !== null,
+      selection,
+      providers,
+    };
+  };
+
+  let saving = Promise.resolve();
+  return {
+    service,
+    settings: {
+      get: settings,
+      set(input) {
+        const run = saving.then(async () => {
+          const next = parseWebSettings(input);
+          checkDoors(next, doors);
+          await deps.store.settings.set(WEB_SETTINGS_KEY, next);
+          stored = next;
+          current = withDoors(stored, doors);
+          allowlist = compileAllowlist(current.fetchAllowlist);
+          await syncTool("search");
+          await syncTool("fetch");
+          return current;
+        });
+        saving = run.then(() => undefined, () => undefined);
+        return run;
+      },
+    },
+    health: () => ({ search: kindHealth("search"), fetch: kindHealth("fetch") }),
+    async probe(kind, id) {
+      const s = current;
+      // The providers' own deadlines bound a probe (reported as `timeout`); disposing the seam cancels it.
+      const ctx: CallContext = { signal: scope.signal };
+      const started = performance.now();
+      const finish = (ok: boolean, code: string | null, message: string): WebProbeResult => ({
+        kind, id, ok, code, message, latencyMs: Math.round((performance.now() - started) * 10) / 10, at: new Date().toISOString(),
+      });
+      try {
+        if (kind === "search") {
+          const result = await service.callProvider("search", id, (p) => (p as SearchProvider).search({ query: PROBE_QUERY, maxResults: s.searchMaxResults }, ctx), true);
+          return finish(true, null, `Search answered with ${result.sources.length} source(s)${result.content ? " and an answer" : ""}.`);
+        }
+        const result = await service.callProvider("fetch", id, (p) => (p as FetchProvider).fetch({ url: s.fetchProbeUrl }, ctx), true);
+        return finish(true, null, `Fetched ${result.url}: HTTP ${result.statusCode}, ${result.body.content.length} characters of ${result.body.kind}.`);
+      } catch (error) {
+        return finish(false, codeOf(error), messageOf(error));
+      }
+    },
+  };
+}
+
+export { WEB_SETTINGS_KEY, ENV_VARS };

@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import type { WebFetchToolResult, WebSettings } from "@seam/shared";
+import { z } from "zod";
+import { defineTool, type ToolDef } from "../agent/tool.js";
+import { renderFetch } from "./render.js";
+import type { WebService } from "./service.js";
+import { toolError } from "./tool-error.js";
+
+const description = readFileSync(new URL("./web_fetch.md", import.meta.url), "utf8").trim();
+
+const Input = z.object({
+  url: z.string().trim().min(1).max(4096).describe("Absolute http(s) URL of the page to read"),
+});
+
+/** `web_fetch({url})` (WEB-7): one page through the selected fetch provider, HTML rendered as Markdown. */
+export function webFetchTool(deps: { service: WebService; settings: () => WebSettings }): ToolDef {
+  return defineTool({
+    name: "web_fetch",
+    description,
+    capability: "web",
+    input: Input,
+    timeoutMs: deps.settings().fetchTimeoutMs,
+    async run(args, ctx) {
+      const settings = deps.settings();
+      try {
+        const { provider, result } = await deps.service.fetch({ url: args.url }, { signal: ctx.signal, sessionId: ctx.sessionId, callId: ctx.callId });
+        const canonical: WebFetchToolResult = { provider, result };
+        return { canonical, rendered: renderFetch(result, settings.fetchMaxChars).text };
+      } catch (error) {
+        return toolError(error, "fetch");
+      }
+    },
+  });
+}
