@@ -53,6 +53,8 @@ export function create(scope: Scope, deps: Deps): Interface {
   const log = deps.log ?? createLog("mcp");
   const servers = new Map<string, Entry>();
   const listeners = new Set<{ fn: (name: string) => void }>();
+  // Runs last: every server's scope is a child created later, so each is disposed (and unregistered) first.
+  scope.add(() => servers.clear(), "mcp:servers");
 
   const changed = (name: string) => {
     for (const { fn } of [...listeners]) {
