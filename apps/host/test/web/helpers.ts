@@ -5,7 +5,7 @@ import type { SecretSource } from "../../src/llm/secrets.js";
 import type { FetchProvider, SearchProvider } from "../../src/web/provider.js";
 import type { WebSeamDeps } from "../../src/web/web.js";
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => unknown;
 
 export interface Loopback extends AsyncDisposable {
   url: string;
@@ -75,7 +75,7 @@ export function memoryStore(initial: Record<string, unknown> = {}) {
   return { store, settings, facts };
 }
 
-export const neverAborted = () => new AbortController().signal;
+export const neverAborted = (): AbortSignal => new AbortController().signal;
 
 /** A scripted search provider: `available` and the answer are switchable; it records the signals it got. */
 export function fakeSearch(id: string, opts: { available?: boolean; sources?: number; answer?: (query: string) => WebSearchResult | Promise<WebSearchResult> } = {}) {
