@@ -117,7 +117,7 @@ describe("stdio transport over the subprocess seam (MCP-7)", () => {
       args: ["-e", "const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(()=>{},1000)'], {stdio:'ignore'}); process.stdout.write(JSON.stringify({jsonrpc:'2.0',method:'x',params:{pid:c.pid}})+'\\n'); setInterval(()=>{},1000)"],
     });
     let grandchild = 0;
-    stubborn.onmessage = (m) => void (grandchild = (m as { params: { pid: number } }).params.pid);
+    stubborn.onmessage = (m) => void (grandchild = (m as unknown as { params: { pid: number } }).params.pid);
     await stubborn.start();
     await vi.waitFor(() => expect(grandchild).toBeGreaterThan(0), { timeout: 5_000, interval: 10 });
     const pid = stubborn.pid!;
