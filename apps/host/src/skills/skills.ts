@@ -1,0 +1,143 @@
+import { homedir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { SkillSettings, type SkillCompletion, type SkillInspection, type SkillSettingsInput } from "@seam/shared";
+import type { StepHook } from "../agent/hooks.js";
+import type { ToolDef } from "../agent/tool.js";
+import { HostError } from "../core/errors.js";
+import { createLog, type Log } from "../core/log.js";
+import type { Disposer, Scope } from "../core/scope.js";
+import type { Store } from "../persistence/store.js";
+import { catalogHook } from "./catalog.js";
+import { createFsProvider } from "./fs-provider.js";
+import { inspectSkills } from "./inspect.js";
+import { resolveUserInvocation, userCompletions, type UserInvocation } from "./invoke.js";
+import {
+  createSkillRegistry, type LoadedSkill, type Observation, type RuntimeSkill, type SkillProvider, type SkillRegistry,
+} from "./registry.js";
+import { skillTool } from "./tool.js";
+import { chokidarWatcher, type WatcherFactory } from "./watch.js";
+
+export type { LoadedSkill, Observation, RuntimeSkill, SkillProvider } from "./registry.js";
+export type { UserInvocation } from "./invoke.js";
+export type { WatcherFactory } from "./watch.js";
+
+/** The settings key holding `SkillSettings`. */
+export const SETTINGS_KEY = "skills";
+export const BUNDLED_DIR = fileURLToPath(new URL("./bundled/", import.meta.url));
+
+export interface SkillsDeps {
+  store: { items: Pick<Store["items"], "list">; settings: Store["settings"] };
+  /** The user's home directory for `~/.dsh/skills` and `~/.agents/skills` (default os.homedir()); not Seam's data dir. */
+  userHome?: string;
+  /** Rank-600 root shipped with the host (default: skills/bundled next to this file); null for none. */
+  bundledDir?: string | null;
+  /** true (default): chokidar; false: no watchers; or a factory (tests). */
+  watch?: boolean | WatcherFactory;
+  log?: Log;
+  /** Cached complete observations (default 64). */
+  cacheSize?: number;
+  /** Project roots watched at once (default 8). */
+  maxWatchedProjects?: number;
+}
+
+/** The skills capability (SKL-1..10). */
+export interface Interface {
+  /** Winners for a workspace and scope chain; cached while complete (SKL-4). */
+  list(cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<Observation>;
+  /** The winning definition, re-read from its source on every call (SKL-5). */
+  get(name: string, cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<LoadedSkill | null>;
+  /** The pre-step hook that keeps the session's catalog fact current (SKL-6). */
+  catalogHook(): StepHook;
+  /** The model-facing `skill` tool (SKL-7). */
+  readonly skillTool: ToolDef;
+  /** `/name …` → the skill to append as the last user context, or null to keep the text as is (SKL-8). */
+  resolveUserInvocation(text: string, workspace: string, sessionId?: string): Promise<UserInvocation | null>;
+  /** Composer completions: user-invocable skills, sorted by name (SKL-8). */
+  userInvocable(workspace: string, sessionId?: string): Promise<SkillCompletion[]>;
+  /** The skills page data (SKL-10). */
+  inspect(workspace: string, sessionId?: string): Promise<SkillInspection>;
+  settings: { get(): Promise<SkillSettings>; set(input: SkillSettingsInput): Promise<SkillSettings> };
+  /** Diff-less `skills/change` (SKL-9); listener failures are logged and isolated. */
+  onChange(fn: (event: { revision: number; reason: string }) => void | Promise<void>): Disposer;
+  /** Synchronous invalidation after a write of ours into or around a skills root; true if it mattered. */
+  invalidate(path: string): boolean;
+  /** A skill given in code (rank 250) in a layer (default global; a session's layer is `session:<id>`). */
+  register(skill: RuntimeSkill, opts?: { layer?: string }): Disposer;
+  addProvider(provider: SkillProvider, opts?: { layer?: string }): Disposer;
+  readonly registry: SkillRegistry;
+}
+
+/** The scope chain a session observes: the global layer is implied; then the session's own layer. */
+export const sessionScopes = (sessionId: string | undefined): readonly string[] => (sessionId ? [`session:${sessionId}`] : []);
+
+export function create(scope: Scope, deps: SkillsDeps): Interface {
+  const log = deps.log ?? createLog("skills");
+  const registry = createSkillRegistry({ log, cacheSize: deps.cacheSize });
+  const watch = deps.watch === false ? false : deps.watch === true || deps.watch === undefined ? chokidarWatcher : deps.watch;
+
+  let custom: Promise<string[]> | null = null;
+  const readSettings = async (): Promise<SkillSettings> => {
+    const raw = await deps.store.settings.get(SETTINGS_KEY);
+    if (raw === undefined) return { customRoots: [] };
+    const parsed = SkillSettings.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    log.warn("stored skills settings are invalid; using none", { issues: parsed.error.issues.map((i) => i.message) });
+    return { customRoots: [] };
+  };
+  const customRoots = () => {
+    custom ??= readSettings().then((s) => s.customRoots);
+    custom.catch(() => { custom = null; });
+    return custom;
+  };
+
+  const fs = createFsProvider({
+    userHome: deps.userHome ?? homedir(),
+    bundledDir: deps.bundledDir === undefined ? BUNDLED_DIR : deps.bundledDir,
+    customRoots,
+    watch,
+    maxWatchedProjects: deps.maxWatchedProjects,
+    onChange: (reason) => registry.invalidate(reason),
+    log,
+  });
+  scope.add(registry.addProvider(fs), "skills:provider:filesystem");
+  scope.add(() => fs.close(), "skills:watchers");
+
+  const list = (cwd: string, scopes: readonly string[] = [], signal?: AbortSignal) => registry.list({ cwd, scopes, signal });
+  const get = (name: string, cwd: string, scopes: readonly string[] = [], signal?: AbortSignal) => registry.get(name, { cwd, scopes, signal });
+
+  return {
+    list,
+    get,
+    catalogHook: () => catalogHook({ list, timeline: (id) => deps.store.items.list(id), scopes: sessionScopes }),
+    skillTool: skillTool({ list, get, scopes: sessionScopes }),
+    resolveUserInvocation: (text, workspace, sessionId) => resolveUserInvocation((name) => get(name, workspace, sessionScopes(sessionId)), text),
+    userInvocable: async (workspace, sessionId) => userCompletions(await list(workspace, sessionScopes(sessionId))),
+    inspect: (workspace, sessionId) => inspectSkills({ registry, fs }, workspace, sessionScopes(sessionId)),
+    settings: {
+      get: readSettings,
+      async set(input) {
+        const parsed = SkillSettings.safeParse(input);
+        if (!parsed.success) {
+          throw new HostError("bad_input:skills", parsed.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("; "), { reason: "invalid_settings" });
+        }
+        await deps.store.settings.set(SETTINGS_KEY, parsed.data);
+        custom = Promise.resolve(parsed.data.customRoots);
+        registry.invalidate("custom roots changed");
+        return parsed.data;
+      },
+    },
+    onChange: (fn) => registry.onChange(fn),
+    invalidate(path) {
+      if (!fs.covers(path)) return false;
+      registry.invalidate(`written: ${path}`);
+      return true;
+    },
+    register: (skill, opts) => registry.register(skill, opts),
+    addProvider: (provider, opts) => registry.addProvider(provider, opts),
+    registry,
+  };
+}
+
+export const createSkills = create;
+
+export * as Skills from "./skills.js";
