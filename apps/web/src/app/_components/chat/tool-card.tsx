@@ -5,6 +5,7 @@ import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
+import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
 import { ToolStatusChip } from "./tool-status-chip";
 import { prettyJson, summarizeArgs, toolIcon } from "./tool-summary";
 
@@ -72,6 +73,7 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
         ) : (
           <Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />
         )}
+        {hasRichBlocks(call.canonical) && <div className="mt-2"><McpResultBlocks canonical={call.canonical} /></div>}
       </TabsContent>
       <TabsContent value="canonical" forceMount className="mt-2">
         <Pane testId="tool-card-canonical" text={canonical} />

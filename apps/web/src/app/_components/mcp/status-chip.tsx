@@ -1,0 +1,55 @@
+"use client";
+import type { McpServerState } from "@seam/shared";
+import { CheckIcon, CircleOffIcon, CircleStopIcon, LoaderCircleIcon, RotateCwIcon, XIcon } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Tip } from "@/components/ui/tooltip";
+import { useNow } from "@/lib/use-now";
+
+/** One server's live state (MCP-5, UI-3): the retry countdown ticks in place. */
+export function McpStatusChip({ status }: { status: McpServerState }) {
+  const retrying = status.state === "retrying";
+  const now = useNow(250, retrying);
+  switch (status.state) {
+    case "ready":
+      return (
+        <Badge tone="success" data-testid="mcp-status">
+          <CheckIcon /> ready
+        </Badge>
+      );
+    case "connecting":
+      return (
+        <Badge tone="accent" data-testid="mcp-status">
+          <LoaderCircleIcon className="animate-spin" /> {status.phase === "discovering" ? "discovering tools…" : "connecting…"}
+        </Badge>
+      );
+    case "retrying": {
+      const left = Math.max(0, Math.ceil((Date.parse(status.nextRetryAt) - now) / 1000));
+      return (
+        <Tip label={<span className="font-mono">{status.lastError}</span>}>
+          <Badge tone="warning" data-testid="mcp-status" className="tabular-nums">
+            <RotateCwIcon className={left === 0 ? "animate-spin" : undefined} /> retrying {status.attempt}/{status.maxAttempts}
+            {left > 0 ? ` in ${left} s` : " now…"}
+          </Badge>
+        </Tip>
+      );
+    }
+    case "failed":
+      return (
+        <Badge tone="danger" data-testid="mcp-status" title={status.error} className="max-w-72">
+          <XIcon /> <span className="truncate">failed: {status.error}</span>
+        </Badge>
+      );
+    case "disabled":
+      return (
+        <Badge tone="neutral" data-testid="mcp-status">
+          <CircleOffIcon /> disabled
+        </Badge>
+      );
+    case "stopped":
+      return (
+        <Badge tone="neutral" data-testid="mcp-status">
+          <CircleStopIcon /> stopped
+        </Badge>
+      );
+  }
+}

@@ -1,0 +1,35 @@
+"use client";
+import type { McpServerView } from "@seam/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useTRPC } from "@/trpc/react";
+
+/** The server list, kept live by `mcp.events` (every push replaces the cached list). */
+export function useMcpServers() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const servers = useQuery(trpc.mcp.list.queryOptions());
+  useSubscription(
+    trpc.mcp.events.subscriptionOptions(undefined, {
+      onData: (event) => queryClient.setQueryData(trpc.mcp.list.queryKey(), event.data as McpServerView[]),
+    }),
+  );
+  return servers;
+}
+
+/** After a mutation: the list, the tools and the capability overview may all have changed. */
+export function useInvalidateMcp() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.mcp.list.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
+  };
+}
+
+/** The tRPC error's host code (`conflict:mcp`…), when the host sent one. */
+export function hostCodeOf(error: unknown): string | null {
+  const data = (error as { data?: { hostCode?: unknown } } | null)?.data;
+  return typeof data?.hostCode === "string" ? data.hostCode : null;
+}
