@@ -109,4 +109,14 @@ describe("host watchers (SKL-4, chokidar)", () => {
     expect(obs.candidates.map((c) => c.name)).toEqual(["still-loads"]);
     expect((await fx.skills.get("still-loads", fx.workspace))?.body).toContain("Do the thing.");
   });
+
+  it("disposing the capability's scope closes every watcher", async () => {
+    const open = new Set<string>();
+    const fake: WatcherFactory = async (r) => (open.add(r.path), { close: async () => void open.delete(r.path) });
+    const fx = await skillsFixture({ watch: fake });
+    await fx.skills.list(fx.workspace);
+    expect(open.size).toBeGreaterThan(0);
+    await fx[Symbol.asyncDispose]();
+    expect(open.size).toBe(0);
+  });
 });
