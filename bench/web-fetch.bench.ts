@@ -52,7 +52,7 @@ const settings = WebSettings.parse({ fetchAllowlist: ["127.0.0.1"] });
 const service = createWebService({ configured: () => ({ search: null, fetch: null }) });
 service.registerFetch(fetcher);
 const registry = createToolRegistry();
-registry.register(webFetchTool({ service, settings: () => settings }));
+registry.register(webFetchTool({ service, settings: () => settings, maxRenderedChars: settings.fetchMaxChars }));
 const runtime = createToolRuntime({ registry, defaults: { maxRenderedChars: settings.fetchMaxChars } });
 const signal = new AbortController().signal;
 

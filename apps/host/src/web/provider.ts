@@ -61,11 +61,6 @@ const KIND_OF: Record<string, ErrorKind> = {
   invalid_settings: "bad_input",
 };
 
-export const SEAM_CODES = [
-  "provider_not_found", "provider_unavailable", "no_provider_available", "ambiguous_provider", "duplicate_provider", "aborted", "provider_failed",
-] as const;
-export const FETCHER_CODES = ["invalid_url", "blocked_url", "blocked_redirect", "too_large", "timeout", "unsupported_content_type"] as const;
-
 /** A web-seam failure: HostError `<kind>:web` whose public code is the open `code`. */
 export function webError(code: string, message: string, extra: { provider?: string; kind?: WebKind; cause?: unknown; data?: Record<string, unknown> } = {}): HostError {
   const data: Record<string, unknown> & { reason: string } = { ...extra.data, reason: code };

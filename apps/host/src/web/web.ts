@@ -32,6 +32,8 @@ export interface WebSeamDeps {
   /** DNS for the SSRF guard (tests inject one). */
   resolve?: Resolver;
   fetchLimits?: Partial<FetchLimits>;
+  /** The tool runtime's rendered-output cap (default: the runtime's default); web_fetch stays under it. */
+  maxRenderedChars?: number;
   warn?: (message: string) => void;
 }
 
@@ -41,7 +43,10 @@ export interface WebSeam {
   settings: {
     /** The effective settings (env doors applied). */
     get(): WebSettings;
-    /** Validates, refuses env conflicts, stores, re-registers the tools if their shape changed. */
+    /**
+     * Replaces the whole value (omitted fields take their defaults; an omitted provider id keeps the env
+     * door's value), validates, refuses env conflicts, stores, re-registers the tools if their shape changed.
+     */
     set(input: WebSettingsInput): Promise<WebSettings>;
   };
   health(): WebHealth;
@@ -89,7 +94,7 @@ export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<We
     tools[kind] = null;
     await old?.dispose();
     if (!enabled) return;
-    const def: ToolDef = kind === "search" ? webSearchTool({ service, settings }) : webFetchTool({ service, settings });
+    const def: ToolDef = kind === "search" ? webSearchTool({ service, settings }) : webFetchTool({ service, settings, maxRenderedChars: deps.maxRenderedChars });
     tools[kind] = { key, dispose: scope.add(deps.registry.register(def), `tool:${def.name}`) };
   };
   await syncTool("search");
@@ -146,7 +151,11 @@ export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<We
       get: settings,
       set(input) {
         const run = saving.then(async () => {
-          const next = parseWebSettings(input);
+          // An omitted provider field keeps the env door's value instead of colliding with it.
+          const filled = { ...input };
+          if (filled.searchProvider === undefined && doors.search) filled.searchProvider = doors.search;
+          if (filled.fetchProvider === undefined && doors.fetch) filled.fetchProvider = doors.fetch;
+          const next = parseWebSettings(filled);
           checkDoors(next, doors);
           await deps.store.settings.set(WEB_SETTINGS_KEY, next);
           stored = next;

@@ -103,6 +103,8 @@ describe("settings: one setting, two doors (WEB-3)", () => {
     expect(t.memory.settings.get("web")).toBeUndefined();
     const saved = await t.seam.settings.set({ ...t.seam.settings.get(), searchMaxResults: 3 });
     expect(saved).toMatchObject({ searchProvider: "exa", searchMaxResults: 3 });
+    // A form that leaves the locked field out keeps the door's value.
+    expect(await t.seam.settings.set({ searchMaxResults: 4 })).toMatchObject({ searchProvider: "exa", searchMaxResults: 4 });
     const health = t.seam.health().search;
     expect(health).toMatchObject({ configuredId: "exa", configuredBy: "env", envVar: "SEAM_WEB_SEARCH_PROVIDER", lockedByEnv: true });
     expect(health.selection).toMatchObject({ ok: false, code: "provider_unavailable" });
@@ -195,6 +197,18 @@ describe("end to end through the tool runtime", () => {
     expect(blocked.error?.code).toBe("blocked_url");
     expect(blocked.rendered).toContain("Error [blocked_url] (fetch provider: http)");
     expect(t.seam.health().fetch.providers[0]!.lastCall).toMatchObject({ ok: false, code: "blocked_url" });
+  });
+
+  it("a page cut at the fetcher's char cap keeps its notice under the runtime's output cap", async () => {
+    const page = await loopback((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("z".repeat(300_000)));
+    servers.push(page);
+    await using t = await setup({ stored: { fetchAllowlist: ["127.0.0.1"] } });
+    const outcome = await t.call("web_fetch", { url: page.url });
+    expect(outcome.status).toBe("ok");
+    expect(outcome.rendered.length).toBeLessThanOrEqual(100_000);
+    expect(outcome.rendered).not.toContain("output truncated"); // the runtime's generic cut never hit
+    expect(outcome.rendered).toMatch(/\[Output cut at 99,800 characters; the rest of the page is not shown\.\]$/);
+    expect(outcome.rendered).toContain("[The page is longer than the fetch limit; only its beginning was read.]");
   });
 
   it("DeepSeek search records an aux_request fact (no key) in the calling session before dispatch", async () => {
