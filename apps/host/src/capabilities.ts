@@ -5,7 +5,6 @@ import type { ToolDef } from "./agent/tool.js";
 const PLANNED: { id: string; title: string; note: string }[] = [
   { id: "web", title: "Web (web_search, web_fetch)", note: "Not built yet: the web seam arrives with issue #4." },
   { id: "lsp", title: "Language servers (lsp)", note: "Not built yet: the LSP seam arrives with issue #5." },
-  { id: "skills", title: "Skills", note: "Not built yet: the skills catalog arrives with issue #6." },
   { id: "extensions", title: "Dynamic extensions", note: "Not built yet: extensions arrive with issue #7." },
 ];
 
@@ -38,6 +37,7 @@ export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers:
       tools: workspace,
     },
     mcpRow(byCapability("mcp"), mcpServers),
+    skillsRow(byCapability("skills")),
     ...PLANNED.map((p) => ({ ...p, codePresent: false, configured: false, visible: false, ready: false, tools: byCapability(p.id) })),
   ];
 }
@@ -73,6 +73,22 @@ function mcpRow(tools: string[], servers: McpServerView[]): CapabilityRow {
     visible: tools.length > 0,
     ready: enabled.length > 0 && notReady.length === 0,
     note,
+    tools,
+  };
+}
+
+/** Skills are found per session workspace (project, user, custom and bundled roots); the catalog reaches the model as a fact. */
+function skillsRow(tools: string[]): CapabilityRow {
+  return {
+    id: "skills",
+    title: "Skills (skill, /name)",
+    codePresent: true,
+    configured: true,
+    visible: tools.length > 0,
+    ready: tools.length > 0,
+    note: tools.length > 0
+      ? "Catalog built per session workspace from .dsh/skills and .agents/skills in the project and your home, custom roots and the bundled skills."
+      : "The skill tool is not registered.",
     tools,
   };
 }

@@ -1,5 +1,5 @@
 import type {
-  CapabilityRow, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
+  CapabilityRow, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
 } from "@seam/shared";
 
@@ -37,6 +37,13 @@ export interface HostApi {
     importApply(json: string, names?: string[]): Promise<McpImportResult>;
     exportJson(): Promise<McpExport>;
     events(signal: AbortSignal): AsyncIterable<McpServerView[]>;
+  };
+  /** Skills (SKL-10): roots, candidates and diagnostics for a workspace; `/name` completions; custom roots. */
+  skills: {
+    inspect(where: SkillsWhereInput): Promise<SkillInspection>;
+    completions(sessionId: string): Promise<SkillCompletion[]>;
+    settings(): Promise<SkillSettings>;
+    setSettings(settings: SkillSettingsInput): Promise<SkillSettings>;
   };
   info(): { version: string; pid: number; home: string; startedAt: string };
 }

@@ -1,4 +1,6 @@
+import { homedir } from "node:os";
 import type { Scope } from "./core/scope.js";
+import type { SkillsWhereInput } from "@seam/shared";
 import type { HostApi } from "./host-api.js";
 import { createToolRegistry } from "./agent/registry.js";
 import { createToolRuntime } from "./agent/runtime.js";
@@ -9,6 +11,7 @@ import { listChildren } from "./core/process.js";
 import { createMcpHub } from "./mcp/mcp.js";
 import { createMcpService } from "./mcp/service.js";
 import { createSecretSource } from "./llm/secrets.js";
+import { createSkills } from "./skills/skills.js";
 import { openDatabase } from "./persistence/db.js";
 import { createModelSettings } from "./settings/model.js";
 import { workspaceTools } from "./workspace/workspace.js";
@@ -29,10 +32,18 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const mcpScope = scope.child("mcp");
   const mcp = await createMcpService(mcpScope, { hub: createMcpHub(mcpScope, { registry }), db });
 
+  const hooks = createStepHooks();
+  const skills = createSkills(scope.child("skills"), { store: db.store, userHome: opts.env.HOME ?? homedir() });
+  tools.add(registry.register(skills.skillTool), "tool:skill");
+  scope.add(hooks.add("skills:catalog", skills.catalogHook()), "hook:skills:catalog");
+
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
-  const hooks = createStepHooks();
-  const sessions = createSessionService(scope.child("sessions"), { store: db.store, registry, runtime, hooks, model: () => model.resolve() });
+  const sessions = createSessionService(scope.child("sessions"), {
+    store: db.store, registry, runtime, hooks, model: () => model.resolve(),
+    userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
+  });
+  const workspaceOf = async (where: SkillsWhereInput) => ("workspace" in where ? where.workspace : (await sessions.detail(where.sessionId)).session.workspace);
 
   const toolInfo = (sessionId?: string) => registry.visible(sessionId).map((t) => ({
     name: t.name, description: t.description, capability: t.capability, inputSchema: t.inputSchema, readOnly: t.readOnly, approval: t.approval,
@@ -44,6 +55,12 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     settings: { model: () => model.status(), setModel: (s) => model.set(s) },
     capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list()) },
     mcp,
+    skills: {
+      inspect: async (where) => skills.inspect(await workspaceOf(where), "sessionId" in where ? where.sessionId : undefined),
+      completions: async (sessionId) => skills.userInvocable((await sessions.detail(sessionId)).session.workspace, sessionId),
+      settings: () => skills.settings.get(),
+      setSettings: (s) => skills.settings.set(s),
+    },
     processes: {
       list: async () => listChildren().map((c) => ({
         label: c.label, pid: c.pid, command: c.command, state: c.state,

@@ -45,7 +45,8 @@ export function toChatMessages(items: TimelineItem[], turns: TurnInfo[]): ChatMe
       continue;
     }
     if (item.role === "user") {
-      if (item.turnId && direct.has(item.turnId)) continue; // the /call line itself is folded into the result above
+      // A `/call` line is folded into its result above; other direct-mode messages (e.g. `/skill args`) stay.
+      if (item.turnId && direct.has(item.turnId) && item.text.trimStart().startsWith("/call")) continue;
       out.push({ role: "user", text: item.text });
       continue;
     }

@@ -19,6 +19,8 @@ export interface SessionDeps {
   registry: ToolRegistry;
   runtime: ToolRuntime;
   hooks: StepHooks;
+  /** `/name …` user invocation of a skill (SKL-8): its fact to append, or null to treat the text as a message. */
+  userInvocation?(text: string, workspace: string, sessionId: string): Promise<{ fact: { factKind: string; text: string; payload: unknown } } | null>;
   /** The configured model and step limit, or null in direct mode. Read at the start of every turn. */
   model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
 }
@@ -156,7 +158,17 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
       if (call) {
         return startTurn(input.sessionId, "direct", input.text, directCall(call.name, call.args));
       }
+      const session = await requireSession(input.sessionId);
+      const invocation = input.text.trimStart().startsWith("/") ? await deps.userInvocation?.(input.text, session.workspace, session.id) : null;
       const configured = await deps.model();
+      if (invocation) {
+        // The skill's instructions follow the user's message as the last user context; with a model the turn goes on.
+        return startTurn(input.sessionId, configured ? "model" : "direct", input.text, async (d, ctx) => {
+          const fact = await d.store.items.appendFact(ctx.sessionId, { turnId: ctx.turnId, ...invocation.fact });
+          d.emitItem(fact);
+          return configured ? runModelTurn(d, ctx, configured.model, configured.maxSteps) : { status: "completed", reason: null, steps: 0 };
+        });
+      }
       if (!configured) {
         throw new HostError("bad_input:session", "No model is configured, so Seam is in direct mode. Run a tool with /call <tool> {json} or the Tools palette, or configure a model in Settings.", { reason: "no_model" });
       }

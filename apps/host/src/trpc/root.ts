@@ -3,6 +3,7 @@ import { sessionRouter } from "./routers/session.js";
 import { capabilitiesRouter, processesRouter } from "./routers/overview.js";
 import { settingsRouter } from "./routers/settings.js";
 import { toolsRouter } from "./routers/tools.js";
+import { skillsRouter } from "./routers/skills.js";
 import { mcpRouter } from "./routers/mcp.js";
 
 export const appRouter = router({
@@ -12,6 +13,7 @@ export const appRouter = router({
   settings: settingsRouter,
   capabilities: capabilitiesRouter,
   processes: processesRouter,
+  skills: skillsRouter,
   mcp: mcpRouter,
 });
 

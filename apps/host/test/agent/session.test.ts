@@ -19,6 +19,7 @@ const scripts = [{
     { match: "bad tool args", steps: [{ toolCalls: [{ name: "read_file", args: { nope: 1 } }] }, { text: ["ok"] }] },
     { match: "long", steps: [{ text: ["word "], repeat: 5000, delayMs: 5 }] },
     { match: "denied", steps: [{ status: 401, body: { error: { message: "bad key" } } }] },
+    { match: "^/greet", steps: [{ text: ["Greeting as the skill says."] }] },
   ],
 }];
 
@@ -74,14 +75,15 @@ describe("sessions and the agent loop (CORE-13) against the real OpenAI-compatib
     expect(deltas.slice(0, 2)).toEqual(["Reading ", "it."]);
 
     const detail = await host.sessions.detail(session.id);
-    expect(detail.items.map((i) => (i.kind === "message" ? `${i.role}:${i.text}` : i.kind === "tool_call" ? `tool:${i.name}:${i.status}` : i.kind))).toEqual([
+    expect(detail.items.map((i) => (i.kind === "message" ? `${i.role}:${i.text}` : i.kind === "tool_call" ? `tool:${i.name}:${i.status}` : `fact:${i.factKind}`))).toEqual([
       "user:read the README",
+      "fact:skills_catalog", // the bundled skills, observed before the first step (SKL-6)
       "assistant:Reading it.",
       "tool:read_file:ok",
       expect.stringMatching(/^assistant:It says: .*Hello from the fixture/s),
     ]);
-    expect(detail.items.map((i) => i.seq)).toEqual([1, 2, 3, 4]);
-    const call = detail.items[2]!;
+    expect(detail.items.map((i) => i.seq)).toEqual([1, 2, 3, 4, 5]);
+    const call = detail.items[3]!;
     expect(call.kind === "tool_call" && call.rendered).toContain("Hello from the fixture");
     expect(call.kind === "tool_call" && call.canonical).toMatchObject({ path: "README.md" });
     // The second model request carried the tool result back in the wire format.
@@ -135,6 +137,25 @@ describe("sessions and the agent loop (CORE-13) against the real OpenAI-compatib
     expect(failed.end.status).toBe("failed");
     expect(failed.end.reason).toMatch(/401/);
     expect(failed.end.reason).not.toMatch(/bad key/); // provider text on 401 may echo the key; never shown
+  });
+
+  it("/name invokes a user-invocable skill: its content follows the message and the model sees it (SKL-8)", async () => {
+    mkdirSync(join(workspace, ".agents/skills/greet"), { recursive: true });
+    writeFileSync(join(workspace, ".agents/skills/greet/SKILL.md"), "---\nname: greet\ndescription: Greets people warmly\n---\nAlways greet in French.\n");
+    const session = await host.sessions.create({ workspace });
+    const { end } = await turn(session.id, "/greet Bob");
+    expect(end.status).toBe("completed");
+    const items = (await host.sessions.detail(session.id)).items;
+    const invocation = items.find((i) => i.kind === "fact" && i.factKind === "skill_invocation");
+    expect(invocation?.kind === "fact" && invocation.text).toContain("Always greet in French.");
+    expect(items.findIndex((i) => i === invocation)).toBe(1);
+    const last = model.requests().at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(JSON.stringify(last.messages)).toContain("Always greet in French.");
+    // An unknown /name stays a plain message.
+    const other = await host.sessions.create({ workspace });
+    const plain = await turn(other.id, "/nosuchskill hi");
+    expect(plain.end.status).toBe("completed");
+    expect((await host.sessions.detail(other.id)).items.some((i) => i.kind === "fact" && i.factKind === "skill_invocation")).toBe(false);
   });
 
   it("refuses a workspace that does not exist and creates nothing", async () => {

@@ -3,7 +3,7 @@ export interface Conversation {
   model: string | undefined;
   stream: boolean;
   includeUsage: boolean;
-  /** Text of the latest user message that carries text (tool results are not user text). */
+  /** Text of the latest user message that carries the user's own text (tool results and injected context are not). */
   userText: string;
   /** Assistant messages after that user message: the step index to serve. */
   assistantsAfter: number;
@@ -23,6 +23,17 @@ function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content)) return undefined;
   const parts = content.filter((p): p is Json => isObject(p) && p.type === "text" && typeof p.text === "string");
   return parts.length > 0 ? parts.map((p) => p.text as string).join("\n") : undefined;
+}
+
+/** Context the host injects as user-role text (catalog reminders, invoked skills): not what the user typed. */
+const INJECTED = /^\s*<(system-reminder|skill_content)[\s>]/;
+
+/** The user's own words in a message: its text minus injected context parts, or undefined if none remain. */
+function userWordsOf(content: unknown): string | undefined {
+  if (typeof content === "string") return INJECTED.test(content) ? undefined : content;
+  if (!Array.isArray(content)) return undefined;
+  const own = content.filter((p) => !(isObject(p) && typeof p.text === "string" && INJECTED.test(p.text)));
+  return textOf(own);
 }
 
 /** OpenAI: `{role: "tool", content}`. Anthropic: a user message with `tool_result` blocks. */
@@ -45,7 +56,7 @@ export function readConversation(body: unknown): Conversation | string {
     if (!isObject(m)) continue;
     lastToolResult = toolResultOf(m) ?? lastToolResult;
     if (m.role !== "user") continue;
-    const text = textOf(m.content);
+    const text = userWordsOf(m.content);
     if (text === undefined) continue;
     lastUser = i;
     userText = text;
