@@ -47,7 +47,6 @@ function Block({ block }: { block: unknown }) {
       if (!IMAGE_TYPES.test(mime) || !BASE64.test(data)) return <Placeholder icon={<ImageIcon />} text={`image (${mime || "unknown type"}), not shown`} />;
       return (
         <figure className="flex flex-col gap-1">
-          {/* eslint-disable-next-line @next/next/no-img-element -- a data: URL from the tool result */}
           <img data-testid="mcp-result-image" src={`data:${mime};base64,${data}`} alt="Image returned by the tool" className="max-h-80 max-w-full self-start rounded border bg-muted/40 object-contain [image-rendering:auto]" />
           <figcaption className="text-[11px] text-muted-foreground">{mime} · {formatBytes(data.length * 0.75)}</figcaption>
         </figure>
