@@ -1,15 +1,14 @@
-import type { CapabilityRow, McpServerState, McpServerView, ModelStatus } from "@seam/shared";
+import type { CapabilityRow, McpServerState, McpServerView, ModelStatus, WebHealth, WebKindHealth } from "@seam/shared";
 import type { ToolDef } from "./agent/tool.js";
 
 /** Capabilities a later release adds; listed so the overview is honest about what is missing (UI-2). */
 const PLANNED: { id: string; title: string; note: string }[] = [
-  { id: "web", title: "Web (web_search, web_fetch)", note: "Not built yet: the web seam arrives with issue #4." },
   { id: "lsp", title: "Language servers (lsp)", note: "Not built yet: the LSP seam arrives with issue #5." },
   { id: "extensions", title: "Dynamic extensions", note: "Not built yet: extensions arrive with issue #7." },
 ];
 
 /** One row per capability: code present / configured / visible to the agent / ready now, with the reason. */
-export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers: McpServerView[] = []): CapabilityRow[] {
+export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers: McpServerView[] = [], web?: WebHealth): CapabilityRow[] {
   const byCapability = (id: string) => tools.filter((t) => t.capability === id).map((t) => t.name);
   const workspace = byCapability("workspace");
   const modelReady = model.mode === "model" && model.problem === null;
@@ -36,6 +35,7 @@ export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers:
       note: workspace.length > 0 ? "Read-only, contained in each session's workspace." : "Workspace tools are not registered.",
       tools: workspace,
     },
+    ...(web ? [webRow(byCapability("web"), web)] : []),
     mcpRow(byCapability("mcp"), mcpServers),
     skillsRow(byCapability("skills")),
     ...PLANNED.map((p) => ({ ...p, codePresent: false, configured: false, visible: false, ready: false, tools: byCapability(p.id) })),
@@ -91,4 +91,17 @@ function skillsRow(tools: string[]): CapabilityRow {
       : "The skill tool is not registered.",
     tools,
   };
+}
+
+/** Web: visible = a web tool registered (by enablement), ready = selection succeeds now for every enabled tool (WEB-11). */
+function webRow(tools: string[], web: WebHealth): CapabilityRow {
+  const kinds = [web.search, web.fetch].filter((k) => k.enabled);
+  const failing = kinds.filter((k): k is WebKindHealth & { selection: { ok: false; code: string; message: string } } => !k.selection.ok);
+  const configured = kinds.some((k) => k.providers.some((p) => p.available));
+  const note = kinds.length === 0
+    ? "Both web tools are disabled in Settings → Web."
+    : failing.length > 0
+      ? failing.map((k) => `${k.tool}: ${k.selection.message}`).join(" ")
+      : kinds.map((k) => `${k.tool} uses ${k.selection.ok ? k.selection.id : "?"}`).join("; ") + ".";
+  return { id: "web", title: "Web (web_search, web_fetch)", codePresent: true, configured, visible: tools.length > 0, ready: kinds.length > 0 && failing.length === 0, note, tools };
 }

@@ -1,5 +1,5 @@
 import type {
-  CapabilityRow, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
+  CapabilityRow, WebHealth, WebProbeInput, WebProbeResult, WebSettings, WebSettingsInput, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
 } from "@seam/shared";
 
@@ -37,6 +37,14 @@ export interface HostApi {
     importApply(json: string, names?: string[]): Promise<McpImportResult>;
     exportJson(): Promise<McpExport>;
     events(signal: AbortSignal): AsyncIterable<McpServerView[]>;
+  };
+  /** The web seam's settings and provider health (WEB-3, WEB-11). */
+  web: {
+    settings(): Promise<WebSettings>;
+    setSettings(settings: WebSettingsInput): Promise<WebSettings>;
+    health(): Promise<WebHealth>;
+    /** One real request to a provider, recorded in its health. */
+    probe(input: WebProbeInput): Promise<WebProbeResult>;
   };
   /** Skills (SKL-10): roots, candidates and diagnostics for a workspace; `/name` completions; custom roots. */
   skills: {

@@ -12,6 +12,7 @@ import { createMcpHub } from "./mcp/mcp.js";
 import { createMcpService } from "./mcp/service.js";
 import { createSecretSource } from "./llm/secrets.js";
 import { createSkills } from "./skills/skills.js";
+import { createWebSeam } from "./web/web.js";
 import { openDatabase } from "./persistence/db.js";
 import { createModelSettings } from "./settings/model.js";
 import { workspaceTools } from "./workspace/workspace.js";
@@ -38,6 +39,9 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   scope.add(hooks.add("skills:catalog", skills.catalogHook()), "hook:skills:catalog");
 
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
+  const web = await createWebSeam(scope.child("web"), {
+    store: db.store, secrets, registry, env: opts.env, turnOf: (sessionId) => sessions.runningTurn(sessionId),
+  });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
   const sessions = createSessionService(scope.child("sessions"), {
     store: db.store, registry, runtime, hooks, model: () => model.resolve(),
@@ -53,7 +57,13 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     sessions,
     tools: { list: async (sessionId) => toolInfo(sessionId) },
     settings: { model: () => model.status(), setModel: (s) => model.set(s) },
-    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list()) },
+    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list(), web.health()) },
+    web: {
+      settings: async () => web.settings.get(),
+      setSettings: (s) => web.settings.set(s),
+      health: async () => web.health(),
+      probe: (input) => web.probe(input.kind, input.id),
+    },
     mcp,
     skills: {
       inspect: async (where) => skills.inspect(await workspaceOf(where), "sessionId" in where ? where.sessionId : undefined),

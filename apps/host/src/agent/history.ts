@@ -39,11 +39,14 @@ export function toChatMessages(items: TimelineItem[], turns: TurnInfo[]): ChatMe
       results.push({ role: "tool", callId: item.callId, name: item.name, output: resultText(item), isError: item.status !== "ok" });
       continue;
     }
-    flush();
     if (item.kind === "fact") {
-      if (item.text) out.push({ role: "user", text: item.text });
+      // A fact without text (e.g. an auxiliary request record) is invisible to the model and must not split a step.
+      if (!item.text) continue;
+      flush();
+      out.push({ role: "user", text: item.text });
       continue;
     }
+    flush();
     if (item.role === "user") {
       // A `/call` line is folded into its result above; other direct-mode messages (e.g. `/skill args`) stay.
       if (item.turnId && direct.has(item.turnId) && item.text.trimStart().startsWith("/call")) continue;

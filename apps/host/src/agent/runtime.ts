@@ -78,9 +78,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       await record({ ...info, phase: "start", startedAt });
       const settled = await settle(req);
       const endedAt = new Date();
+      const cap = positive(options.registry.get(req.name, req.sessionId)?.maxRenderedChars) ?? maxChars;
       const outcome: ToolOutcome = {
         ...settled,
-        rendered: capRendered(settled.rendered, maxChars),
+        rendered: capRendered(settled.rendered, cap),
         startedAt,
         endedAt,
         durationMs: endedAt.getTime() - startedAt.getTime(),

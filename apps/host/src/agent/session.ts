@@ -36,7 +36,12 @@ type Events = { session: { sessionId: string; event: SessionEvent }; list: null 
 interface Running { turnId: string; controller: AbortController; done: Promise<void> }
 
 /** Sessions and their turns (CORE-13): durable history, one running turn per session, stop, live events. */
-export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["sessions"] {
+export type SessionService = HostApi["sessions"] & {
+  /** The running turn of a session, if any (capabilities record facts against it). */
+  runningTurn(sessionId: string): string | null;
+};
+
+export function createSessionService(scope: Scope, deps: SessionDeps): SessionService {
   const bus = createBus<Events>();
   const running = new Map<string, Running>();
   const { store } = deps;
@@ -192,6 +197,9 @@ export function createSessionService(scope: Scope, deps: SessionDeps): HostApi["
           if (sessionId === id) yield event;
         }
       })();
+    },
+    runningTurn(sessionId) {
+      return running.get(sessionId)?.turnId || null;
     },
     listEvents(signal) {
       return (async function* () {

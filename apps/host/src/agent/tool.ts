@@ -33,6 +33,8 @@ export interface ToolDef {
   /** Extra prompt guidance, appended to the description the model sees. */
   guidance?: string;
   timeoutMs?: number;
+  /** Cap on the rendered text the model sees, when the tool needs another than the runtime's default. */
+  maxRenderedChars?: number;
   readOnly: boolean;
   approval: "auto" | "ask";
   /** Validates model-supplied arguments; the message is shown to the model. */
@@ -55,6 +57,7 @@ export function defineTool<S extends z.ZodType>(def: {
   input: S;
   guidance?: string;
   timeoutMs?: number;
+  maxRenderedChars?: number;
   readOnly?: boolean;
   approval?: "auto" | "ask";
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
@@ -68,6 +71,7 @@ export function defineTool<S extends z.ZodType>(def: {
     inputSchema,
     guidance: def.guidance,
     timeoutMs: def.timeoutMs,
+    maxRenderedChars: def.maxRenderedChars,
     readOnly: def.readOnly ?? true,
     approval: def.approval ?? "auto",
     parse(args) {

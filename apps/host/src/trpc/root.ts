@@ -4,6 +4,7 @@ import { capabilitiesRouter, processesRouter } from "./routers/overview.js";
 import { settingsRouter } from "./routers/settings.js";
 import { toolsRouter } from "./routers/tools.js";
 import { skillsRouter } from "./routers/skills.js";
+import { webRouter } from "./routers/web.js";
 import { mcpRouter } from "./routers/mcp.js";
 
 export const appRouter = router({
@@ -14,6 +15,7 @@ export const appRouter = router({
   capabilities: capabilitiesRouter,
   processes: processesRouter,
   skills: skillsRouter,
+  web: webRouter,
   mcp: mcpRouter,
 });
 

@@ -32,8 +32,6 @@ export interface WebSeamDeps {
   /** DNS for the SSRF guard (tests inject one). */
   resolve?: Resolver;
   fetchLimits?: Partial<FetchLimits>;
-  /** The tool runtime's rendered-output cap (default: the runtime's default); web_fetch stays under it. */
-  maxRenderedChars?: number;
   warn?: (message: string) => void;
 }
 
@@ -94,7 +92,7 @@ export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<We
     tools[kind] = null;
     await old?.dispose();
     if (!enabled) return;
-    const def: ToolDef = kind === "search" ? webSearchTool({ service, settings }) : webFetchTool({ service, settings, maxRenderedChars: deps.maxRenderedChars });
+    const def: ToolDef = kind === "search" ? webSearchTool({ service, settings }) : webFetchTool({ service, settings });
     tools[kind] = { key, dispose: scope.add(deps.registry.register(def), `tool:${def.name}`) };
   };
   await syncTool("search");

@@ -39,6 +39,12 @@ describe("toChatMessages (CORE-13: the timeline is the model's history)", () => 
     expect(out[0]!.role === "user" && out[0]!.text).toContain("I ran the tool list_dir");
   });
 
+  it("skips facts without text without splitting the assistant's tool calls", () => {
+    const aux: TimelineItem = { ...base("t1"), kind: "fact", factKind: "aux_request", text: "", payload: { url: "x" } };
+    const out = toChatMessages([user("t1", "go"), call("t1", "web_search", "r1"), aux, call("t1", "read_file", "r2")], [turn("t1", "model")]);
+    expect(out.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool"]);
+  });
+
   it("keeps interrupted assistant text and includes facts as user context", () => {
     const fact: TimelineItem = { ...base("t1"), kind: "fact", factKind: "skills_catalog", text: "<system-reminder>x</system-reminder>", payload: null };
     const out = toChatMessages([fact, user("t1", "hi"), assistant("t1", "partial", "interrupted")], [turn("t1", "model")]);

@@ -129,6 +129,17 @@ describe("tool runtime (CORE-12)", () => {
     expect((outcome.canonical as { rendered: string }).rendered).toHaveLength(1_000);
   });
 
+  it("lets a tool set its own cap in place of the runtime's default", async () => {
+    const registry = createToolRegistry();
+    registry.register(defineTool({
+      name: "big", description: "t", capability: "test", input: z.object({}), maxRenderedChars: 500,
+      run: async () => ({ canonical: null, rendered: "b".repeat(1_000) }),
+    }));
+    const runtime = createToolRuntime({ registry, defaults: { maxRenderedChars: 100 } });
+    const outcome = await runtime.invoke({ sessionId: "s", workspace: "/", callId: "c", name: "big", args: {}, signal: new AbortController().signal });
+    expect(outcome.rendered.startsWith(`${"b".repeat(500)}\n\n[output truncated: 500 of 1000`)).toBe(true);
+  });
+
   it("records start and end of every call, and survives a failing recorder", async () => {
     const events: ToolCallEvent[] = [];
     const recordErrors: unknown[] = [];
