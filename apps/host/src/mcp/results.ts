@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ToolResult } from "../agent/tool.js";
 import type { Validator } from "./schema.js";
 
@@ -28,33 +27,16 @@ export interface ResultContext {
   validateOutput: Validator | null;
 }
 
-const Text = z.object({ type: z.literal("text"), text: z.string() });
-const Binary = z.object({ type: z.enum(["image", "audio"]), data: z.string(), mimeType: z.string() });
-const Embedded = z.object({
-  type: z.literal("resource"),
-  resource: z.union([
-    z.object({ uri: z.string(), text: z.string(), mimeType: z.string().optional() }),
-    z.object({ uri: z.string(), blob: z.string(), mimeType: z.string().optional() }),
-  ]),
-});
-const Link = z.object({ type: z.literal("resource_link"), uri: z.string(), name: z.string(), mimeType: z.string().optional() });
-const Wire = z.looseObject({
-  content: z.array(z.unknown()).optional(),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
-
 const MAX_ERROR_MESSAGE = 2_000;
 
 /** Turns a tools/call result from the wire into a ToolResult: canonical JSON plus the lossy model rendering. */
 export function toToolResult(wire: unknown, ctx: ResultContext): ToolResult {
-  const parsed = Wire.safeParse(wire);
-  if (!parsed.success) {
+  // Hand-written checks, not zod: this runs on every call (see bench/mcp-echo.bench.ts).
+  if (!isWireResult(wire)) {
     const message = `${ctx.rawName} returned a result that is not a valid MCP tool result.`;
     return { canonical: { type: "mcp", server: ctx.server, tool: ctx.rawName, invalid: wire ?? null }, rendered: `Error [mcp_invalid_result]: ${message}`, error: { code: "mcp_invalid_result", message } };
   }
-  const r = parsed.data;
+  const r = wire;
   const content = r.content ?? [];
   const isError = r.isError === true;
   const structuredContent = isPlainObject(r.structuredContent) ? r.structuredContent : null;
@@ -104,21 +86,41 @@ export function renderContent(blocks: unknown[]): string {
 }
 
 function renderBlock(block: unknown): string {
-  const text = Text.safeParse(block);
-  if (text.success) return text.data.text;
-  const binary = Binary.safeParse(block);
-  if (binary.success) return `[${binary.data.type}: ${binary.data.mimeType}, ${formatBytes(base64Bytes(binary.data.data))}]`;
-  const embedded = Embedded.safeParse(block);
-  if (embedded.success) {
-    const r = embedded.data.resource;
-    const size = "text" in r ? Buffer.byteLength(r.text) : base64Bytes(r.blob);
-    return `[resource: ${r.uri} (${[r.mimeType, formatBytes(size)].filter(Boolean).join(", ")})]`;
+  if (!isPlainObject(block)) return "[invalid content block]";
+  const b = block;
+  switch (b.type) {
+    case "text":
+      if (isString(b.text)) return b.text;
+      break;
+    case "image":
+    case "audio":
+      if (isString(b.data) && isString(b.mimeType)) return `[${b.type}: ${b.mimeType}, ${formatBytes(base64Bytes(b.data))}]`;
+      break;
+    case "resource": {
+      const r = b.resource;
+      if (!isPlainObject(r) || !isString(r.uri) || !optionalString(r.mimeType)) break;
+      const size = isString(r.text) ? Buffer.byteLength(r.text) : isString(r.blob) ? base64Bytes(r.blob) : undefined;
+      if (size === undefined) break;
+      return `[resource: ${r.uri} (${[r.mimeType, formatBytes(size)].filter(Boolean).join(", ")})]`;
+    }
+    case "resource_link":
+      if (isString(b.uri) && isString(b.name) && optionalString(b.mimeType)) return `[resource link: ${b.name}, ${b.uri}${b.mimeType ? ` (${b.mimeType})` : ""}]`;
+      break;
   }
-  const link = Link.safeParse(block);
-  if (link.success) return `[resource link: ${link.data.name}, ${link.data.uri}${link.data.mimeType ? ` (${link.data.mimeType})` : ""}]`;
-  const type = isPlainObject(block) && typeof block.type === "string" ? block.type.slice(0, 40) : undefined;
-  return type ? `[${type} content]` : "[invalid content block]";
+  return isString(b.type) ? `[${b.type.slice(0, 40)} content]` : "[invalid content block]";
 }
+
+interface WireResult { content?: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> }
+
+function isWireResult(v: unknown): v is WireResult {
+  return isPlainObject(v)
+    && (v.content === undefined || Array.isArray(v.content))
+    && (v.isError === undefined || typeof v.isError === "boolean")
+    && (v._meta === undefined || isPlainObject(v._meta));
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
+const optionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === "string";
 
 /** Decoded size of a base64 string, without decoding it. */
 export function base64Bytes(data: string): number {

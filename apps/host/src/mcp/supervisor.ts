@@ -7,7 +7,7 @@ import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import { mcpToolDef } from "./tool.js";
-import { DEFAULT_LIMITS, fetchTools, SerialChain, ToolGenerations, type FetchLimits, type McpTool } from "./sync.js";
+import { DEFAULT_LIMITS, fetchTools, SerialChain, ToolGenerations, withChildSignal, type FetchLimits, type McpTool } from "./sync.js";
 import { createTransport, type TransportFactory, type TransportHandle } from "./transport.js";
 
 /** Timers the supervisor uses; injectable so tests can assert the backoff schedule exactly. */
@@ -292,7 +292,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
 
   /** A ping on an HTTP connection; a failure is an outage. */
   function probe(conn: Connection): Promise<void> {
-    return (conn.probing ??= conn.client.ping({ timeout: 10_000, signal: conn.abort.signal })
+    return (conn.probing ??= withChildSignal(conn.abort.signal, (signal) => conn.client.ping({ timeout: 10_000, signal }))
       .then(() => undefined, (error: unknown) => lose(conn, `ping failed: ${messageOf(error)}`))
       .finally(() => (conn.probing = undefined)));
   }

@@ -58,11 +58,9 @@ export async function fetchTools(client: Client, serverName: string, limits: Fet
   for (let page = 0; ; page++) {
     if (page >= limits.maxPages) throw fail(`tools/list has more than ${limits.maxPages} pages`);
     let wire: unknown;
+    const params = cursor === undefined ? {} : { cursor };
     try {
-      wire = await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, z.unknown(), {
-        timeout: limits.timeoutMs,
-        signal: limits.signal,
-      });
+      wire = await withChildSignal(limits.signal, (signal) => client.request({ method: "tools/list", params }, z.unknown(), { timeout: limits.timeoutMs, signal }));
     } catch (error) {
       throw new HostError("unavailable:mcp", `tools/list page ${page + 1} failed: ${messageOf(error)}`, { reason: "tools_list_failed" }, { cause: error });
     }
@@ -106,6 +104,23 @@ function assertUnique(tools: McpTool[]) {
     if (pub.has(t.publicName)) throw fail(`two tools map to the public name ${t.publicName}`);
     raw.add(t.rawName);
     pub.add(t.publicName);
+  }
+}
+
+/**
+ * Runs `fn` with a signal that follows `parent` but is its own: the SDK never removes the abort listener
+ * it adds to a request's signal, so a long-lived signal would collect one per request.
+ */
+export async function withChildSignal<T>(parent: AbortSignal | undefined, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!parent) return fn(undefined);
+  const child = new AbortController();
+  const forward = () => child.abort(parent.reason);
+  if (parent.aborted) forward();
+  else parent.addEventListener("abort", forward, { once: true });
+  try {
+    return await fn(child.signal);
+  } finally {
+    parent.removeEventListener("abort", forward);
   }
 }
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpServerConfig } from "@seam/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,6 +34,19 @@ describe("fetchTools: phase one of a sync (MCP-4)", () => {
     expect(tools.map((t) => t.rawName)).toEqual(["a", "b", "c", "d", "e"]);
     expect(tools.map((t) => t.publicName)).toEqual(["mcp__fx__a", "mcp__fx__b", "mcp__fx__c", "mcp__fx__d", "mcp__fx__e"]);
     expect(tools[0]).toMatchObject({ description: "Fixture tool a.", inputSchema: { type: "object" }, outputSchema: null, taskRequired: false });
+  });
+
+  it("leaves no abort listener behind on the caller's signal, however many pages", async () => {
+    set({ pageSize: 1 });
+    const controller = new AbortController();
+    await fetchTools(client, "fx", { ...limits, signal: controller.signal });
+    await fetchTools(client, "fx", { ...limits, signal: controller.signal });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("stops when the caller's signal aborts", async () => {
+    set({});
+    await expect(fetchTools(client, "fx", { ...limits, signal: AbortSignal.abort(new Error("stop")) })).rejects.toThrow(/stop/);
   });
 
   it("fails when any page fails", async () => {
