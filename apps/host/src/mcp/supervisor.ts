@@ -111,6 +111,8 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   let attemptsUsed = 0;
   let attempting: Promise<void> | undefined;
   let opening: Connection | undefined;
+  /** Outage teardowns in flight (close barrier, then the next retry); dispose waits for them. */
+  const closing = new Set<Promise<void>>();
   let disposed = false;
   let disposing: Promise<void> | undefined;
   let instructions: string | null = null;
@@ -314,10 +316,12 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     stopTimer("stable");
     stopTimer("ping");
     log.warn(`mcp ${name}: connection lost: ${reason}`);
-    void (async () => {
+    const teardown = (async () => {
       if (!(await end(conn))) return barrierFailed();
       scheduleRetry(reason);
     })();
+    closing.add(teardown);
+    void teardown.finally(() => closing.delete(teardown));
   }
 
   /** Closes a connection and waits, at most closeBarrierMs, for proof that its peer is gone. */
@@ -394,6 +398,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         current = undefined;
         if (conn) await end(conn);
         await attempting;
+        await Promise.all([...closing]);
         await chain.drain();
         gens.unregister();
         await connections.dispose().catch((error: unknown) => log.error(`mcp ${name}: dispose failed`, { error: messageOf(error) }));

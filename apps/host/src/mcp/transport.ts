@@ -25,6 +25,9 @@ export interface TransportHandle {
 
 export type TransportFactory = (scope: Scope, config: McpServerConfig) => TransportHandle;
 
+/** How much of a stdio server's stderr is kept (MCP-7); the view shows it. */
+export const STDERR_LIMIT_BYTES = 16 * 1024;
+
 /** A value from the config: inline, or read from the host environment at connect time. */
 export function resolveValue(value: McpValue, what: string, env: NodeJS.ProcessEnv = process.env): string {
   if ("value" in value) return value.value;
@@ -55,7 +58,7 @@ export const createTransport: TransportFactory = (scope, config) => {
       transport,
       stderrTail: () => "",
       pid: () => undefined,
-      terminate: () => (terminated ??= transport.close().then(() => true, () => true)),
+      terminate: () => (terminated ??= endSession(transport).then(() => transport.close()).then(() => true, () => true)),
     };
   }
   const transport = new ChildTransport(scope, {
@@ -64,9 +67,20 @@ export const createTransport: TransportFactory = (scope, config) => {
     args: t.args,
     cwd: t.cwd,
     env: resolveAll(t.env, "Environment variable", process.env),
+    stderrLimitBytes: STDERR_LIMIT_BYTES,
   });
   return { kind: "stdio", transport, stderrTail: () => transport.stderrTail(), pid: () => transport.pid, terminate: () => transport.terminate() };
 };
+
+/** Asks the server to drop the session (DELETE), at most SESSION_END_MS; an unreachable server is fine. */
+async function endSession(transport: StreamableHTTPClientTransport): Promise<void> {
+  if (!transport.sessionId) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, SESSION_END_MS)));
+  await Promise.race([transport.terminateSession().catch(() => undefined), bounded]);
+  clearTimeout(timer);
+}
+const SESSION_END_MS = 1_000;
 
 /**
  * Newline-delimited JSON-RPC over a child started through the host's subprocess seam (MCP-7), so the

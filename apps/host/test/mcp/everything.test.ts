@@ -151,6 +151,30 @@ describe("against @modelcontextprotocol/server-everything", () => {
   });
 });
 
+describe("Streamable HTTP session lifecycle", () => {
+  it("stop() ends the session on the server", async () => {
+    await using scope = createScope("test");
+    const server = await startEverythingHttp(scope.child("server"));
+    const handles: TransportHandle[] = [];
+    const transport: TransportFactory = (s, config) => {
+      const handle = createTransport(s, config);
+      handles.push(handle);
+      return handle;
+    };
+    const hub = createMcpHub(scope, { registry: createToolRegistry(), log: memoryLog(), transport });
+    await hub.start({ name: "everything", transport: { type: "http", url: server.url } });
+    const session = (handles[0]!.transport as StreamableHTTPClientTransport).sessionId!;
+    const ping = () => fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect((await ping()).status).toBe(200);
+    await hub.stop("everything");
+    expect((await ping()).status).toBeGreaterThanOrEqual(400);
+  });
+});
+
 /** A transport that forwards everything except error reports. */
 function withoutErrors(inner: Transport): Transport {
   const outer: Transport = {
