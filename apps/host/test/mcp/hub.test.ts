@@ -190,8 +190,8 @@ describe("calls (MCP-6)", () => {
 
     const controller = new AbortController();
     const slow = call("mcp__fx__slow", {}, controller.signal);
-    await vi.waitFor(() => expect(registry.get("mcp__fx__slow")).toBeDefined());
-    setTimeout(() => controller.abort(), 100);
+    await vi.waitFor(() => expect(f.read().slowStarted).toBe(true), { timeout: 5_000, interval: 10 });
+    controller.abort();
     expect((await slow).status).toBe("cancelled");
     await vi.waitFor(() => expect(f.read().cancelled).toBe(true), { timeout: 5_000, interval: 20 });
 
