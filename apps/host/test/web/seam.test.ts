@@ -199,16 +199,24 @@ describe("end to end through the tool runtime", () => {
     expect(t.seam.health().fetch.providers[0]!.lastCall).toMatchObject({ ok: false, code: "blocked_url" });
   });
 
-  it("a page cut at the fetcher's char cap keeps its notice under the runtime's output cap", async () => {
+  it("web_fetch output is capped by fetchMaxChars, not the runtime's default, and its notices survive (WEB-7)", async () => {
     const page = await loopback((_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("z".repeat(300_000)));
     servers.push(page);
-    await using t = await setup({ stored: { fetchAllowlist: ["127.0.0.1"] } });
-    const outcome = await t.call("web_fetch", { url: page.url });
-    expect(outcome.status).toBe("ok");
-    expect(outcome.rendered.length).toBeLessThanOrEqual(100_000);
-    expect(outcome.rendered).not.toContain("output truncated"); // the runtime's generic cut never hit
-    expect(outcome.rendered).toMatch(/\[Output cut at 99,800 characters; the rest of the page is not shown\.\]$/);
-    expect(outcome.rendered).toContain("[The page is longer than the fetch limit; only its beginning was read.]");
+    {
+      await using t = await setup({ stored: { fetchAllowlist: ["127.0.0.1"] } });
+      const outcome = await t.call("web_fetch", { url: page.url });
+      expect(outcome.status).toBe("ok");
+      // The fetcher reads 100,000 characters; the default 200,000 output cap leaves them all visible.
+      expect(outcome.rendered.length).toBeGreaterThan(100_000);
+      expect(outcome.rendered).not.toContain("output truncated"); // the runtime's generic cut never hit
+      expect(outcome.rendered).toContain("[The page is longer than the fetch limit; only its beginning was read.]");
+    }
+    {
+      await using t = await setup({ stored: { fetchAllowlist: ["127.0.0.1"], fetchMaxChars: 50_000 } });
+      const outcome = await t.call("web_fetch", { url: page.url });
+      expect(outcome.rendered).not.toContain("output truncated");
+      expect(outcome.rendered).toMatch(/\[Output cut at 50,000 characters; the rest of the page is not shown\.\]$/);
+    }
   });
 
   it("DeepSeek search records an aux_request fact (no key) in the calling session before dispatch", async () => {
