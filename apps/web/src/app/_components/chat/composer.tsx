@@ -1,8 +1,8 @@
 "use client";
 import type { ToolInfo } from "@seam/shared";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { ArrowUpIcon, WrenchIcon } from "lucide-react";
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { SlashMenu, slashEntries, type SlashEntry } from "./slash-menu";
@@ -30,9 +30,17 @@ export function Composer({
   const pendingCursor = useRef<number | null>(null);
 
   const send = useMutation(trpc.session.send.mutationOptions({ onSuccess: () => onSent() }));
+  // User-invocable skills for `/name` (SKL-8). A failure only means no skills in the menu.
+  const skills = useQuery(trpc.skills.completions.queryOptions({ id: sessionId }));
 
-  const entries = menuDismissed ? null : slashEntries(text, tools);
+  const entries = menuDismissed ? null : slashEntries(text, tools, skills.data ?? []);
   const menuOpen = entries !== null;
+
+  // Skills change on disk: look again whenever the menu opens and the cached list is stale.
+  const { refetch, isStale } = skills;
+  useEffect(() => {
+    if (menuOpen && isStale) void refetch();
+  }, [menuOpen, isStale, refetch]);
 
   // Auto-grow, and place the cursor after a completion.
   useLayoutEffect(() => {
@@ -113,7 +121,7 @@ export function Composer({
             if (send.error) send.reset();
           }}
           onKeyDown={onKeyDown}
-          placeholder={running ? "The agent is working — Esc to stop" : "Message Seam, or type / to run a tool"}
+          placeholder={running ? "The agent is working — Esc to stop" : "Message Seam, or type / for skills and tools"}
           className="scroll-thin block max-h-60 w-full resize-none bg-transparent px-4 pb-1 pt-3 text-[14.5px] leading-relaxed outline-none placeholder:text-muted-foreground/70"
         />
         <div className="flex items-center gap-2 px-2 pb-2">

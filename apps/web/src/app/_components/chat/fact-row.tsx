@@ -1,12 +1,17 @@
 "use client";
-import type { FactItem } from "@seam/shared";
-import { ChevronRightIcon, InfoIcon } from "lucide-react";
-import { memo, useState } from "react";
+import {
+  SKILL_INVOCATION_FACT, SKILLS_CATALOG_FACT, SkillInvocationPayload, SkillsCatalogPayload, type FactItem,
+} from "@seam/shared";
+import { BookOpenIcon, ChevronRightIcon, InfoIcon, SparklesIcon, type LucideIcon } from "lucide-react";
+import Link from "next/link";
+import { memo, useState, type ReactNode } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
+import { MarkdownText } from "./markdown";
 import { prettyJson } from "./tool-summary";
 
 const LABELS: Record<string, string> = {
-  skills_catalog: "Skills catalog",
   compaction: "Context compacted",
   auxiliary: "Auxiliary request",
 };
@@ -15,38 +20,174 @@ function label(kind: string): string {
   return LABELS[kind] ?? kind.replace(/[_-]+/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 }
 
-/** Facts (skills catalog, compaction, auxiliary requests): a slim grey row that expands. */
+/** Facts (skills catalog, skill invocations, compaction, auxiliary requests): a slim grey row that expands. */
 export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
+  if (fact.factKind === SKILLS_CATALOG_FACT) {
+    const payload = SkillsCatalogPayload.safeParse(fact.payload);
+    if (payload.success) return <SkillsCatalogFact fact={fact} names={payload.data.names} />;
+  }
+  if (fact.factKind === SKILL_INVOCATION_FACT) {
+    const payload = SkillInvocationPayload.safeParse(fact.payload);
+    if (payload.success) return <SkillInvocationFact fact={fact} payload={payload.data} />;
+  }
+  return <GenericFact fact={fact} />;
+});
+
+function FactShell({
+  fact,
+  icon: Icon,
+  title,
+  summary,
+  children,
+}: {
+  fact: FactItem;
+  icon: LucideIcon;
+  title: ReactNode;
+  summary?: ReactNode;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
-  const firstLine = fact.text.split("\n").find((l) => l.trim()) ?? "";
-  const hasPayload = fact.payload !== null && fact.payload !== undefined;
   return (
     <div data-testid="fact-row" data-fact-kind={fact.factKind} className="text-[12.5px] text-muted-foreground">
       <button
         type="button"
+        data-testid="fact-row-toggle"
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
         className="flex w-full cursor-pointer items-center gap-1.5 rounded-md px-1 py-0.5 text-left hover:bg-muted/70"
       >
         <ChevronRightIcon className={cn("size-3 shrink-0 transition-transform", open && "rotate-90")} />
-        <InfoIcon className="size-3 shrink-0" />
-        <span className="shrink-0 font-medium">{label(fact.factKind)}</span>
-        {firstLine && <span className="min-w-0 truncate opacity-80">— {firstLine}</span>}
+        <Icon className="size-3 shrink-0" />
+        <span data-testid="fact-row-title" className="shrink-0 font-medium">
+          {title}
+        </span>
+        {summary && <span className="min-w-0 truncate opacity-80">— {summary}</span>}
       </button>
       {open && (
-        <div className="ml-5 mt-1 space-y-2 border-l pl-3">
-          {fact.text && (
-            <pre className="scroll-thin max-h-72 overflow-auto whitespace-pre-wrap break-words font-mono text-[11.5px] leading-relaxed">
-              {fact.text}
-            </pre>
-          )}
-          {hasPayload && (
-            <pre className="scroll-thin max-h-72 overflow-auto rounded-md bg-muted p-2 font-mono text-[11.5px] leading-relaxed">
-              {prettyJson(fact.payload)}
-            </pre>
-          )}
+        <div data-testid="fact-row-body" className="ml-5 mt-1 space-y-2.5 border-l pb-1 pl-3">
+          {children}
         </div>
       )}
     </div>
   );
-});
+}
+
+function SectionLabel({ children, action }: { children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-2">
+      <span className="text-[11px] font-medium uppercase tracking-wide">{children}</span>
+      {action}
+    </div>
+  );
+}
+
+/** The exact text the model was given, in the fact row's small monospace. */
+function ModelText({ text }: { text: string }) {
+  return (
+    <pre
+      data-testid="fact-row-text"
+      className="scroll-thin max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-2 font-mono text-[11.5px] leading-relaxed"
+    >
+      {text}
+    </pre>
+  );
+}
+
+/** SKL-6: the catalog the model was shown before a step; an empty list is an explicit replacement. */
+function SkillsCatalogFact({ fact, names }: { fact: FactItem; names: string[] }) {
+  const cleared = names.length === 0;
+  return (
+    <FactShell
+      fact={fact}
+      icon={BookOpenIcon}
+      title={cleared ? "Skills catalog cleared" : `Skills available (${names.length})`}
+      summary={cleared ? "earlier skills can no longer be loaded" : names.join(", ")}
+    >
+      {cleared ? (
+        <p className="leading-relaxed">The model was told that no skills are available any more.</p>
+      ) : (
+        <div className="space-y-1.5">
+          <SectionLabel>Skills the model can load</SectionLabel>
+          <ul className="flex flex-wrap gap-1" aria-label="Skills in the catalog">
+            {names.map((n) => (
+              <li key={n} data-testid="skills-catalog-name" className="rounded-md bg-muted px-1.5 py-0.5 font-mono text-[11.5px] text-foreground/85">
+                {n}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="space-y-1.5">
+        <SectionLabel action={<CopyButton text={fact.text} />}>What the model saw</SectionLabel>
+        <ModelText text={fact.text} />
+      </div>
+      <Link href="/skills" className="inline-block text-[12px] text-primary hover:underline">
+        Where these come from → Skills
+      </Link>
+    </FactShell>
+  );
+}
+
+/** The skill's own instructions inside the `<skill_content>` framing, for the rendered view. */
+export function skillBody(text: string): string {
+  const usageEnd = text.indexOf("</usage>");
+  const start = usageEnd >= 0 ? usageEnd + "</usage>".length : 0;
+  const end = text.lastIndexOf("</skill_content>");
+  return text.slice(start, end > start ? end : undefined).trim();
+}
+
+/** SKL-8: `/name args` loaded a skill; its instructions follow the user's message. */
+function SkillInvocationFact({ fact, payload }: { fact: FactItem; payload: SkillInvocationPayload }) {
+  const body = skillBody(fact.text);
+  return (
+    <FactShell fact={fact} icon={SparklesIcon} title={`Skill /${payload.name} loaded`} summary={payload.args || undefined}>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5">
+        <dt>Source</dt>
+        <dd className="min-w-0 truncate font-mono text-[11.5px] text-foreground/85" title={payload.path ?? undefined}>
+          {payload.source}
+          {payload.path && <span className="text-muted-foreground"> · {payload.path}</span>}
+        </dd>
+        {payload.args && (
+          <>
+            <dt>Arguments</dt>
+            <dd className="min-w-0 break-words font-mono text-[11.5px] text-foreground/85">{payload.args}</dd>
+          </>
+        )}
+      </dl>
+      <Tabs defaultValue="rendered">
+        <div className="flex items-center justify-between gap-2">
+          <TabsList>
+            <TabsTrigger value="rendered">Instructions</TabsTrigger>
+            <TabsTrigger value="raw" data-testid="fact-row-raw-tab">
+              As the model saw it
+            </TabsTrigger>
+          </TabsList>
+          <CopyButton text={fact.text} />
+        </div>
+        <TabsContent value="rendered" className="mt-2">
+          <div data-testid="skill-invocation-body" className="scroll-thin max-h-96 overflow-auto rounded-md border bg-card px-3 py-1 text-foreground [&_.prose]:text-[13.5px]">
+            <MarkdownText text={body} />
+          </div>
+        </TabsContent>
+        <TabsContent value="raw" className="mt-2">
+          <ModelText text={fact.text} />
+        </TabsContent>
+      </Tabs>
+    </FactShell>
+  );
+}
+
+function GenericFact({ fact }: { fact: FactItem }) {
+  const firstLine = fact.text.split("\n").find((l) => l.trim()) ?? "";
+  const hasPayload = fact.payload !== null && fact.payload !== undefined;
+  return (
+    <FactShell fact={fact} icon={InfoIcon} title={label(fact.factKind)} summary={firstLine || undefined}>
+      {fact.text && <ModelText text={fact.text} />}
+      {hasPayload && (
+        <pre className="scroll-thin max-h-72 overflow-auto rounded-md bg-muted p-2 font-mono text-[11.5px] leading-relaxed">
+          {prettyJson(fact.payload)}
+        </pre>
+      )}
+    </FactShell>
+  );
+}

@@ -1,9 +1,11 @@
 "use client";
-import type { ToolInfo } from "@seam/shared";
-import { useEffect, useRef } from "react";
+import type { SkillCompletion, ToolInfo } from "@seam/shared";
+import { SparklesIcon, WrenchIcon } from "lucide-react";
+import { Fragment, useEffect, useRef } from "react";
 import { cn } from "@/lib/utils";
 
 export interface SlashEntry {
+  kind: "skill" | "tool";
   name: string;
   label: string;
   description: string;
@@ -12,20 +14,41 @@ export interface SlashEntry {
   cursor: number;
 }
 
-/** `/call <tool>` completions for the text typed so far, or null when the menu should be closed. */
-export function slashEntries(text: string, tools: ToolInfo[]): SlashEntry[] | null {
+const GROUPS: Record<SlashEntry["kind"], string> = { skill: "Skills", tool: "Run a tool directly" };
+
+/**
+ * Completions for the text typed so far, or null when the menu should be closed: user-invocable
+ * skills (`/name `, SKL-8) first, then `/call <tool>`. Once the user types past a command name
+ * (a space that is not part of `/call …`), they are writing arguments and the menu closes.
+ */
+export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompletion[] = []): SlashEntry[] | null {
   if (!text.startsWith("/") || text.includes("\n") || text.includes("{")) return null;
   const query = text.slice(1).toLowerCase().replace(/\s+/g, " ");
-  const entries = tools
+  const callish = "call ".startsWith(query) || query.startsWith("call ");
+  if (query.includes(" ") && !callish) return null;
+
+  const skillEntries: SlashEntry[] = query.startsWith("call ")
+    ? []
+    : skills
+        .filter((s) => s.name.includes(query))
+        // Prefix matches first; otherwise keep the host's order (by name).
+        .sort((a, b) => Number(b.name.startsWith(query)) - Number(a.name.startsWith(query)))
+        .map((s) => {
+          const insert = `/${s.name} `;
+          return { kind: "skill", name: s.name, label: `/${s.name}`, description: s.description, insert, cursor: insert.length };
+        });
+
+  const toolEntries: SlashEntry[] = tools
     .filter((t) => {
       const label = `call ${t.name.toLowerCase()}`;
-      return label.startsWith(query) || (!"call ".startsWith(query) && !query.startsWith("call ") && t.name.toLowerCase().includes(query));
+      return label.startsWith(query) || (!callish && t.name.toLowerCase().includes(query));
     })
     .map((t) => {
       const insert = `/call ${t.name} {}`;
-      return { name: t.name, label: `/call ${t.name}`, description: t.description, insert, cursor: insert.length - 1 };
+      return { kind: "tool", name: t.name, label: `/call ${t.name}`, description: t.description, insert, cursor: insert.length - 1 };
     });
-  return entries;
+
+  return [...skillEntries, ...toolEntries];
 }
 
 export function SlashMenu({
@@ -51,31 +74,47 @@ export function SlashMenu({
       ref={listRef}
       className="scroll-thin absolute inset-x-0 bottom-full z-20 mb-2 max-h-72 overflow-y-auto rounded-xl border bg-popover p-1 shadow-lg"
     >
-      <div className="px-2 pb-1 pt-1.5 text-[11px] font-medium uppercase tracking-wide text-muted-foreground">Run a tool directly</div>
-      {entries.length === 0 && <div className="px-2 py-2 text-[13px] text-muted-foreground">No matching tool.</div>}
-      {entries.map((e, i) => (
-        <div
-          key={e.name}
-          data-testid="slash-item"
-          data-tool-name={e.name}
-          data-index={i}
-          role="option"
-          aria-selected={i === active}
-          onMouseDown={(ev) => {
-            ev.preventDefault();
-            onPick(e);
-          }}
-          onMouseEnter={() => onHover(i)}
-          className={cn(
-            "flex cursor-pointer items-baseline gap-3 rounded-lg px-2 py-1.5",
-            i === active ? "bg-muted" : "hover:bg-muted/60",
-          )}
-        >
-          <span className="shrink-0 font-mono text-[12.5px]">{e.label}</span>
-          <span className="min-w-0 truncate text-xs text-muted-foreground">{e.description}</span>
-        </div>
-      ))}
-      <div className="border-t px-2 pb-0.5 pt-1.5 text-[11px] text-muted-foreground">
+      {entries.length === 0 && <div className="px-2 py-2 text-[13px] text-muted-foreground">No matching skill or tool.</div>}
+      {entries.map((e, i) => {
+        const Icon = e.kind === "skill" ? SparklesIcon : WrenchIcon;
+        return (
+          <Fragment key={`${e.kind}:${e.name}`}>
+            {entries[i - 1]?.kind !== e.kind && (
+              <div
+                role="presentation"
+                className={cn(
+                  "px-2 pb-1 pt-1.5 text-[11px] font-medium uppercase tracking-wide text-muted-foreground",
+                  i > 0 && "mt-1 border-t pt-2",
+                )}
+              >
+                {GROUPS[e.kind]}
+              </div>
+            )}
+            <div
+              data-testid="slash-item"
+              data-kind={e.kind}
+              data-name={e.name}
+              data-index={i}
+              role="option"
+              aria-selected={i === active}
+              onMouseDown={(ev) => {
+                ev.preventDefault();
+                onPick(e);
+              }}
+              onMouseEnter={() => onHover(i)}
+              className={cn(
+                "flex cursor-pointer items-center gap-2 rounded-lg px-2 py-1.5",
+                i === active ? "bg-muted" : "hover:bg-muted/60",
+              )}
+            >
+              <Icon className="size-3.5 shrink-0 text-muted-foreground" aria-hidden />
+              <span className="shrink-0 font-mono text-[12.5px]">{e.label}</span>
+              <span className="min-w-0 truncate text-xs text-muted-foreground">{e.description}</span>
+            </div>
+          </Fragment>
+        );
+      })}
+      <div className="mt-1 border-t px-2 pb-0.5 pt-1.5 text-[11px] text-muted-foreground">
         ↑↓ to choose · Enter or Tab to insert · Esc to close
       </div>
     </div>

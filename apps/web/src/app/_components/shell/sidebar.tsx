@@ -1,5 +1,5 @@
 "use client";
-import { BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, SettingsIcon } from "lucide-react";
+import { BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, SettingsIcon, SparklesIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Button } from "@/components/ui/button";
@@ -10,6 +10,7 @@ import { SessionList } from "../sessions/session-list";
 
 const NAV = [
   { href: "/mcp", label: "MCP", icon: PlugIcon },
+  { href: "/skills", label: "Skills", icon: SparklesIcon },
   { href: "/settings", label: "Settings", icon: SettingsIcon },
   { href: "/capabilities", label: "Capabilities", icon: BlocksIcon },
 ] as const;
