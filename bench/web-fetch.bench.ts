@@ -52,8 +52,8 @@ const settings = WebSettings.parse({ fetchAllowlist: ["127.0.0.1"] });
 const service = createWebService({ configured: () => ({ search: null, fetch: null }) });
 service.registerFetch(fetcher);
 const registry = createToolRegistry();
-registry.register(webFetchTool({ service, settings: () => settings, maxRenderedChars: settings.fetchMaxChars }));
-const runtime = createToolRuntime({ registry, defaults: { maxRenderedChars: settings.fetchMaxChars } });
+registry.register(webFetchTool({ service, settings: () => settings }));
+const runtime = createToolRuntime({ registry });
 const signal = new AbortController().signal;
 
 const pipelines: Record<string, () => Promise<number>> = {

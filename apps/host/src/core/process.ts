@@ -137,15 +137,22 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
 
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
-    child.stdin.end();
-    if (!(await until(() => leaderExit !== undefined, GRACE_MS)) || !quiet()) {
-      kill("SIGTERM");
-      if (!(await until(quiet, GRACE_MS))) {
-        kill("SIGKILL");
-        await until(quiet, GRACE_MS);
+    // The escalation timers are unref'd; this ref'd handle keeps a short-lived process (CLI, bench) alive
+    // until the teardown finished, so the tree is never left behind by an early exit.
+    const keepAlive = setInterval(() => {}, 60_000);
+    try {
+      child.stdin.end();
+      if (!(await until(() => leaderExit !== undefined, GRACE_MS)) || !quiet()) {
+        kill("SIGTERM");
+        if (!(await until(quiet, GRACE_MS))) {
+          kill("SIGKILL");
+          await until(quiet, GRACE_MS);
+        }
       }
+      if (leaderExit) retire(pid, leaderExit);
+    } finally {
+      clearInterval(keepAlive);
     }
-    if (leaderExit) retire(pid, leaderExit);
   })());
 
   const forget = scope.add(stop, `process:${opts.label}`);

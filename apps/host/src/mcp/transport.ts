@@ -156,15 +156,9 @@ export class ChildTransport implements Transport {
         this.reportClose();
         return true;
       }
-      // spawnChild's stop() polls on unref'd timers; hold the event loop open until the proof is in, or a
-      // short-lived process (the CLI, a bench) exits in the middle of its own teardown.
-      const hold = setInterval(() => {}, 60_000);
-      try {
-        await child.stop();
-        await child.exited;
-      } finally {
-        clearInterval(hold);
-      }
+      // stop() keeps the event loop alive until the tree is gone (core/process.ts).
+      await child.stop();
+      await child.exited;
       this.reportClose();
       return !groupAlive(child.pid);
     })());
