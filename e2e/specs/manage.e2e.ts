@@ -39,7 +39,7 @@ test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () =>
     const composer = page.getByTestId("composer-input");
     await composer.fill("/");
     await expect(page.getByTestId("slash-menu")).toBeVisible();
-    await page.getByTestId("slash-item").filter({ hasText: "read_file" }).first().click();
+    await page.locator('[data-testid="slash-item"][data-kind="tool"][data-name="read_file"]').click();
     await expect(composer).toHaveValue("/call read_file {}");
 
     await composer.fill("");
