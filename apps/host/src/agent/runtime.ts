@@ -53,6 +53,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const maxChars = options.defaults?.maxRenderedChars ?? DEFAULT_MAX_RENDERED_CHARS;
 
   const record = async (event: ToolCallEvent) => {
+    if (!options.record) return;
     try {
       await options.record?.(event);
     } catch (error) {
@@ -60,25 +61,25 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     }
   };
 
-  const settle = async (req: ToolRequest): Promise<Settled> => {
+  const settle = async (req: ToolRequest): Promise<Settled & { tool?: ToolDef }> => {
     if (req.signal.aborted) return failure("cancelled", "The call was cancelled before it started.", "cancelled");
     const tool = options.registry.get(req.name, req.sessionId);
     if (!tool) {
       return failure("unknown_tool", `There is no tool named "${req.name}" in this session. Call only the tools listed in your tool definitions.`);
     }
     const parsed = parseArgs(tool, req.args);
-    if (!parsed.ok) return failure("invalid_arguments", parsed.message, "error", `Fix the arguments and call ${tool.name} again.`);
-    return runWithDeadline(tool, parsed.value, req, positive(tool.timeoutMs) ?? timeoutDefault);
+    if (!parsed.ok) return { ...failure("invalid_arguments", parsed.message, "error", `Fix the arguments and call ${tool.name} again.`), tool };
+    return { ...(await runWithDeadline(tool, parsed.value, req, positive(tool.timeoutMs) ?? timeoutDefault)), tool };
   };
 
   return {
     async invoke(req) {
       const startedAt = new Date();
       const info: CallInfo = { sessionId: req.sessionId, callId: req.callId, name: req.name, args: req.args };
-      await record({ ...info, phase: "start", startedAt });
-      const settled = await settle(req);
+      if (options.record) await record({ ...info, phase: "start", startedAt });
+      const { tool, ...settled } = await settle(req);
       const endedAt = new Date();
-      const cap = positive(options.registry.get(req.name, req.sessionId)?.maxRenderedChars) ?? maxChars;
+      const cap = positive(tool?.maxRenderedChars) ?? maxChars;
       const outcome: ToolOutcome = {
         ...settled,
         rendered: capRendered(settled.rendered, cap),
@@ -86,7 +87,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         endedAt,
         durationMs: endedAt.getTime() - startedAt.getTime(),
       };
-      await record({ ...info, phase: "end", outcome });
+      if (options.record) await record({ ...info, phase: "end", outcome });
       return outcome;
     },
   };
