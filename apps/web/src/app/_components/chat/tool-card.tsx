@@ -8,6 +8,7 @@ import { cn } from "@/lib/utils";
 import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
 import { ToolStatusChip } from "./tool-status-chip";
 import { prettyJson, summarizeArgs, toolIcon } from "./tool-summary";
+import { WebResult, webViewOf } from "./web-result";
 
 /** A tool call where it happened: one collapsed line, details one click away. */
 export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem }) {
@@ -48,6 +49,7 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
   const result = call.rendered ?? (call.error ? `${call.error.code}: ${call.error.message}` : call.status === "running" ? "" : "(no result)");
   // The full JSON result as the capability produced it; before there is one, the call's own record.
   const canonical = prettyJson(call.canonical ?? { status: call.status, error: call.error, args: call.args });
+  const web = webViewOf(call);
   return (
     <Tabs defaultValue="args" className="border-t bg-code px-2.5 pb-2.5 pt-2">
       <div className="flex items-center justify-between gap-2">
@@ -70,6 +72,8 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
           <p data-testid="tool-card-result" className="px-1 py-2 text-xs text-muted-foreground">
             Still running…
           </p>
+        ) : web ? (
+          <WebResult view={web} rendered={call.rendered} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
         ) : (
           <Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />
         )}

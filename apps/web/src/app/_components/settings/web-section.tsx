@@ -1,0 +1,376 @@
+"use client";
+import type { WebHealth, WebKind, WebKindHealth, WebSettings } from "@seam/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CheckIcon, LockIcon } from "lucide-react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { FieldError, FieldHint, Input, NativeSelect } from "@/components/ui/input";
+import { useTRPC } from "@/trpc/react";
+import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft, type WebDraft, type WebDraftErrors } from "./web-draft";
+import { AllowlistEditor, ProviderOptionsFields, ToolSwitch, WebField } from "./web-fields";
+import { WebHealthTable } from "./web-health";
+import { WebSelectionNote } from "./web-selection";
+
+/** Settings → Web (WEB-11): providers and their health, selection in words, limits and the fetch allowlist. */
+export function WebSection() {
+  const trpc = useTRPC();
+  const settings = useQuery(trpc.web.settings.queryOptions());
+  // No subscription carries provider health; tool calls elsewhere update the last call, so poll gently.
+  const health = useQuery({ ...trpc.web.health.queryOptions(), refetchInterval: 5_000 });
+  const ready = health.data && health.data.search.selection.ok && health.data.fetch.selection.ok;
+  return (
+    <section id="web" data-testid="web-section" aria-labelledby="web-heading" className="mt-6 scroll-mt-6 rounded-xl border bg-card">
+      <div className="flex items-start justify-between gap-4 border-b px-5 py-4">
+        <div>
+          <h2 id="web-heading" className="text-[15px] font-semibold">
+            Web
+          </h2>
+          <p className="mt-0.5 text-[13px] text-muted-foreground">
+            Which provider answers <span className="font-mono text-[12.5px]">web_search</span> and <span className="font-mono text-[12.5px]">web_fetch</span>,
+            whether it works right now, and what web_fetch may reach.
+          </p>
+        </div>
+        {health.data &&
+          (ready ? (
+            <span className="shrink-0 rounded-full bg-success-soft px-2.5 py-1 text-xs font-medium text-success">Ready</span>
+          ) : (
+            <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-1 text-xs font-medium text-warning">Needs attention</span>
+          ))}
+      </div>
+      <div className="px-5 py-5">
+        {settings.isPending && <p className="text-[13px] text-muted-foreground">Loading…</p>}
+        {settings.isError && <p className="text-[13px] text-destructive">Could not load the web settings: {settings.error.message}</p>}
+        {health.isError && <p className="mb-3 text-[13px] text-destructive">Could not load provider health: {health.error.message}</p>}
+        {settings.data && <WebForm settings={settings.data} health={health.data} />}
+      </div>
+    </section>
+  );
+}
+
+function hostCodeOf(error: unknown): string | null {
+  const data = (error as { data?: { hostCode?: unknown } } | null)?.data;
+  return typeof data?.hostCode === "string" ? data.hostCode : null;
+}
+
+function WebForm({ settings, health }: { settings: WebSettings; health: WebHealth | undefined }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<WebDraft>(() => draftFrom(settings));
+  const [errors, setErrors] = useState<WebDraftErrors>({});
+  const [showErrors, setShowErrors] = useState(false);
+  const [saved, setSaved] = useState(false);
+
+  const save = useMutation(
+    trpc.web.setSettings.mutationOptions({
+      onSuccess: (next) => {
+        queryClient.setQueryData(trpc.web.settings.queryKey(), next);
+        setDraft(draftFrom(next));
+        void queryClient.invalidateQueries({ queryKey: trpc.web.health.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
+        setSaved(true);
+      },
+    }),
+  );
+
+  const update = (patch: Partial<WebDraft>) => {
+    const next = { ...draft, ...patch };
+    setDraft(next);
+    setSaved(false);
+    if (save.error) save.reset();
+    if (showErrors) {
+      const r = parseDraft(next);
+      setErrors(r.ok ? {} : r.errors);
+    }
+  };
+  const updateProvider = (id: string, patch: Partial<ProviderDraft>) =>
+    update({ providers: { ...draft.providers, [id]: { ...(draft.providers[id] ?? { baseURL: "", apiKeyEnv: "", model: "" }), ...patch } } });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = parseDraft(draft);
+    setShowErrors(true);
+    if (!r.ok) {
+      setErrors(r.errors);
+      setSaved(false);
+      return;
+    }
+    setErrors({});
+    save.mutate(r.value);
+  };
+
+  const shown: WebDraftErrors = showErrors ? errors : {};
+  const hostCode = hostCodeOf(save.error);
+  const serverError = save.error?.message ?? null;
+  // A refused env-door change belongs next to the selector it concerns.
+  const conflictKind = (kind: WebKind): string | undefined => {
+    if (hostCode !== "provider_setting_conflict" || !health) return undefined;
+    const h = health[kind];
+    const wanted = kind === "search" ? draft.searchProvider : draft.fetchProvider;
+    return h.lockedByEnv && wanted !== (h.configuredId ?? "") ? (serverError ?? undefined) : undefined;
+  };
+  const clientErrors = Object.keys(errors);
+  const optionIds = optionProviderIds(health?.search, settings);
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="web-form">
+      <KindBlock
+        kind="search"
+        health={health?.search}
+        enabled={draft.searchEnabled}
+        onEnabled={(searchEnabled) => update({ searchEnabled })}
+        provider={draft.searchProvider}
+        savedProvider={settings.searchProvider ?? ""}
+        onProvider={(searchProvider) => update({ searchProvider })}
+        conflict={conflictKind("search")}
+      >
+        <Sub title="Provider settings" hint="Keys never go here — only the name of the variable that holds one, read from the host's environment or $SEAM_HOME/secrets.json (mode 0600). Empty fields use the defaults shown.">
+          <div className="flex flex-col gap-2">
+            {optionIds.map((id) => (
+              <ProviderOptionsFields
+                key={id}
+                id={id}
+                health={health?.search.providers.find((p) => p.id === id && p.registered)}
+                value={draft.providers[id] ?? { baseURL: "", apiKeyEnv: "", model: "" }}
+                onChange={(patch) => updateProvider(id, patch)}
+                errors={shown}
+              />
+            ))}
+          </div>
+        </Sub>
+        <Sub title="Limits">
+          <div className="grid gap-3 sm:grid-cols-3">
+            <NumberField label="Queries per call" testId="web-search-max-queries" value={draft.searchMaxQueries} onChange={(searchMaxQueries) => update({ searchMaxQueries })} error={shown.searchMaxQueries} hint="1–10 (default 4)" />
+            <NumberField label="Sources per call" testId="web-search-max-results" value={draft.searchMaxResults} onChange={(searchMaxResults) => update({ searchMaxResults })} error={shown.searchMaxResults} hint="1–50, merged across queries (default 8)" />
+            <NumberField label="Timeout (seconds)" testId="web-search-timeout" value={draft.searchTimeoutS} onChange={(searchTimeoutS) => update({ searchTimeoutS })} error={shown.searchTimeoutS} hint="1–600 (default 30)" step="any" />
+          </div>
+        </Sub>
+      </KindBlock>
+
+      <KindBlock
+        kind="fetch"
+        health={health?.fetch}
+        enabled={draft.fetchEnabled}
+        onEnabled={(fetchEnabled) => update({ fetchEnabled })}
+        provider={draft.fetchProvider}
+        savedProvider={settings.fetchProvider ?? ""}
+        onProvider={(fetchProvider) => update({ fetchProvider })}
+        conflict={conflictKind("fetch")}
+      >
+        <Sub title="Limits">
+          <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.6fr)]">
+            <NumberField label="Characters shown" testId="web-fetch-max-chars" value={draft.fetchMaxChars} onChange={(fetchMaxChars) => update({ fetchMaxChars })} error={shown.fetchMaxChars} hint="1,000–1,000,000 (default 200,000)" />
+            <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" value={draft.fetchTimeoutS} onChange={(fetchTimeoutS) => update({ fetchTimeoutS })} error={shown.fetchTimeoutS} hint="1–600 (default 30)" step="any" />
+            <TextField label="Probe URL" testId="web-fetch-probe-url" value={draft.fetchProbeUrl} onChange={(fetchProbeUrl) => update({ fetchProbeUrl })} error={shown.fetchProbeUrl} hint="What the fetch probe requests, through the guard." placeholder="https://example.com/" />
+          </div>
+        </Sub>
+        <Sub title="Fetch allowlist">
+          <AllowlistEditor rows={draft.fetchAllowlist} onChange={(fetchAllowlist) => update({ fetchAllowlist })} errors={shown} />
+        </Sub>
+      </KindBlock>
+
+      <div className="flex flex-wrap items-center gap-3 border-t pt-4">
+        <Button type="submit" data-testid="web-save" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : "Save"}
+        </Button>
+        {saved && !save.isPending && (
+          <span data-testid="web-saved" role="status" className="inline-flex items-center gap-1 text-[13px] text-success">
+            <CheckIcon className="size-4" /> Saved
+          </span>
+        )}
+        {(serverError || (showErrors && clientErrors.length > 0)) && (
+          <FieldError data-testid="web-error" data-code={hostCode ?? (serverError ? "error" : "invalid")} className="max-w-xl text-[13px]">
+            {serverError
+              ? `Not saved — ${serverError}`
+              : `Not saved — check ${[...new Set(clientErrors.map(describeErrorKey))].join(", ")}.`}
+          </FieldError>
+        )}
+      </div>
+    </form>
+  );
+}
+
+const KIND_TEXT: Record<WebKind, { title: string; tool: string; blurb: string }> = {
+  search: { title: "Search", tool: "web_search", blurb: "Answers web_search through one search engine; the model never learns which." },
+  fetch: { title: "Fetch", tool: "web_fetch", blurb: "Reads one page for web_fetch, behind the SSRF guard." },
+};
+
+function KindBlock({
+  kind,
+  health,
+  enabled,
+  onEnabled,
+  provider,
+  savedProvider,
+  onProvider,
+  conflict,
+  children,
+}: {
+  kind: WebKind;
+  health: WebKindHealth | undefined;
+  enabled: boolean;
+  onEnabled: (on: boolean) => void;
+  provider: string;
+  savedProvider: string;
+  onProvider: (id: string) => void;
+  conflict?: string;
+  children: ReactNode;
+}) {
+  const selectId = useId();
+  const text = KIND_TEXT[kind];
+  const locked = health?.lockedByEnv === true;
+  const registered = (health?.providers ?? []).filter((p) => p.registered);
+  const unknown = provider && !registered.some((p) => p.id === provider) ? provider : null;
+  const toolOff = health && !health.enabled && !enabled;
+  return (
+    <div data-testid="web-kind" data-kind={kind} className="flex flex-col gap-4 [&+&]:border-t [&+&]:pt-6">
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <h3 className="flex items-baseline gap-2 text-[14px] font-semibold">
+            {text.title} <span className="font-mono text-[12px] font-normal text-muted-foreground">{text.tool}</span>
+          </h3>
+          <p className="mt-0.5 text-[12.5px] text-muted-foreground">{text.blurb}</p>
+        </div>
+        <ToolSwitch testId={`web-${kind}-enabled`} tool={text.tool} checked={enabled} onChange={onEnabled} />
+      </div>
+      {toolOff && (
+        <p className="rounded-lg bg-muted/60 px-3 py-2 text-[12.5px] text-muted-foreground">
+          <span className="font-mono">{text.tool}</span> is off: the model does not see it. Turn it on and save to register it — whatever the providers&apos; state.
+        </p>
+      )}
+
+      <WebField
+        id={selectId}
+        label={`${text.title} provider`}
+        error={conflict}
+        hint={
+          locked ? (
+            <span className="inline-flex items-start gap-1">
+              <LockIcon className="mt-0.5 size-3 shrink-0" />
+              <span>
+                Set to <span className="font-mono">{health?.configuredId}</span> by <span className="font-mono">{health?.envVar}</span> in the host&apos;s environment. The
+                variable and this field are one setting: unset it and restart Seam to choose here.
+              </span>
+            </span>
+          ) : provider !== savedProvider ? (
+            <span className="text-warning">Not saved yet — the status below is for the saved choice.</span>
+          ) : (
+            <>
+              “Not set” uses the only available provider and fails when several are available. Also settable with <span className="font-mono">{health?.envVar ?? `SEAM_WEB_${kind.toUpperCase()}_PROVIDER`}</span>.
+            </>
+          )
+        }
+      >
+        <NativeSelect
+          id={selectId}
+          data-testid={`web-${kind}-provider`}
+          value={provider}
+          disabled={locked}
+          onChange={(e) => onProvider(e.target.value)}
+          className="max-w-sm"
+          aria-invalid={conflict ? true : undefined}
+        >
+          <option value="">Not set — use the only available one</option>
+          {registered.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label} ({p.id}){p.available ? "" : " — not available"}
+            </option>
+          ))}
+          {unknown && <option value={unknown}>{unknown} — not registered</option>}
+        </NativeSelect>
+      </WebField>
+
+      {health ? (
+        <>
+          <WebSelectionNote health={health} />
+          <WebHealthTable health={health} />
+        </>
+      ) : (
+        <p className="text-[13px] text-muted-foreground">Loading provider health…</p>
+      )}
+      {children}
+    </div>
+  );
+}
+
+function Sub({ title, hint, children }: { title: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <div>
+        <span className="text-[13px] font-medium">{title}</span>
+        {hint && <FieldHint className="mt-0.5">{hint}</FieldHint>}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+function NumberField({
+  label,
+  testId,
+  value,
+  onChange,
+  error,
+  hint,
+  step,
+}: {
+  label: string;
+  testId: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  hint?: string;
+  step?: string;
+}) {
+  const id = useId();
+  return (
+    <WebField id={id} label={label} error={error} hint={hint}>
+      <Input
+        id={id}
+        data-testid={testId}
+        type="number"
+        inputMode="numeric"
+        step={step}
+        className="h-8 tabular-nums"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+      />
+    </WebField>
+  );
+}
+
+function TextField({
+  label,
+  testId,
+  value,
+  onChange,
+  error,
+  hint,
+  placeholder,
+}: {
+  label: string;
+  testId: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  hint?: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  return (
+    <WebField id={id} label={label} error={error} hint={hint}>
+      <Input
+        id={id}
+        data-testid={testId}
+        className="h-8 font-mono text-[12.5px]"
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        spellCheck={false}
+      />
+    </WebField>
+  );
+}
+
