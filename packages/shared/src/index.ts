@@ -28,3 +28,8 @@ export {
   WebHealth, WebProbeInput, WebProbeResult,
 } from "./web.js";
 export type { WebSettingsInput } from "./web.js";
+export {
+  LspOperation, LspExtension, LspServerConfig, LspSettings, LspProcessView, LspServerView, LspPreset, LspServerRef,
+  LspRestartInput, LspUpdateInput,
+} from "./lsp.js";
+export type { LspServerConfigInput } from "./lsp.js";
