@@ -71,7 +71,7 @@ function renderBase(base: ResourceBase | null): string {
 export function renderSkillContent(skill: Pick<SkillDefinition, "name" | "body" | "resourceBase">): string {
   const base = renderBase(skill.resourceBase);
   const usage = base
-    ? "Follow these instructions for the current task. Files and scripts they mention are relative to the resource base above; read or run them only when a step needs them."
+    ? "Follow these instructions for the current task. Files they mention are relative to the resource base above; read one with the skill tool (`file` argument) only when a step needs it."
     : "Follow these instructions for the current task.";
   const body = skill.body.endsWith("\n") ? skill.body : `${skill.body}\n`;
   return [`<skill_content name="${escapeXml(skill.name)}">`, ...(base ? [base] : []), `<usage>${usage}</usage>`, "", `${body}</skill_content>`].join("\n");

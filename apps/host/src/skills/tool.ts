@@ -5,6 +5,7 @@ import { defineTool, type ToolDef } from "../agent/tool.js";
 import { HostError } from "../core/errors.js";
 import type { LoadedSkill, Observation } from "./registry.js";
 import { renderSkillContent } from "./render.js";
+import { readSkillResource, renderSkillResource } from "./resource.js";
 
 const description = readFileSync(new URL("./skill.md", import.meta.url), "utf8").trim();
 
@@ -13,6 +14,8 @@ const Input = z.object({
     .max(SKILL_NAME_MAX, `a skill name has at most ${SKILL_NAME_MAX} characters`)
     .regex(SKILL_NAME, "use the exact kebab-case name from <available_skills>, e.g. pdf-tools")
     .describe("The skill's name as listed in <available_skills>"),
+  file: z.string().min(1).max(1024).optional()
+    .describe("Optional: a file of the skill's bundle to read instead of its instructions, relative to its resource base (e.g. reference/forms.md)"),
 });
 
 export interface SkillToolDeps {
@@ -44,7 +47,7 @@ export function skillTool(deps: SkillToolDeps): ToolDef {
     capability: "skills",
     input: Input,
     timeoutMs: 30_000,
-    async run({ name }, ctx) {
+    async run({ name, file }, ctx) {
       const scopes = deps.scopes(ctx.sessionId);
       const observation = await deps.list(ctx.workspace, scopes, ctx.signal);
       const summary = observation.candidates.find((c) => c.name === name);
@@ -53,6 +56,13 @@ export function skillTool(deps: SkillToolDeps): ToolDef {
       const skill = await deps.get(name, ctx.workspace, scopes, ctx.signal);
       if (!skill) throw unknown(name);
       if (!skill.modelInvocable) throw notForModel(name);
+      if (file !== undefined) {
+        if (skill.resourceBase?.kind !== "directory") {
+          throw new HostError("bad_input:skills", `The skill "${name}" has no resource files to read.`, { reason: "no_resources" });
+        }
+        const resource = await readSkillResource(skill.resourceBase.path, file);
+        return { canonical: { name: skill.name, file: resource.path, content: resource.content, truncated: resource.truncated }, rendered: renderSkillResource(skill.name, resource) };
+      }
       const canonical: SkillToolResult = {
         name: skill.name, description: skill.description, source: skill.source, path: skill.path ?? null, resourceBase: skill.resourceBase, body: skill.body,
       };

@@ -25,13 +25,36 @@ describe("skill tool (SKL-7)", () => {
     expect(out.rendered).toBe([
       '<skill_content name="pdf-tools">',
       `<resource_base kind="directory">${fx.project}/.dsh/skills/pdf-tools</resource_base>`,
-      "<usage>Follow these instructions for the current task. Files and scripts they mention are relative to the resource base above; read or run them only when a step needs them.</usage>",
+      "<usage>Follow these instructions for the current task. Files they mention are relative to the resource base above; read one with the skill tool (`file` argument) only when a step needs it.</usage>",
       "",
       `${body}</skill_content>`,
     ].join("\n"));
     expect(out.canonical).toMatchObject({ name: "pdf-tools", source: "project-dsh", body });
     expect(fx.skills.skillTool.capability).toBe("skills");
     expect(fx.skills.skillTool.description).toMatch(/available_skills/);
+  });
+
+  it("reads a resource file of the bundle, contained in its resource base (SKL-7, SEC-3)", async () => {
+    const { fx, call } = await withTool();
+    await using _ = fx;
+    await fx.bundle(roots.projectDsh, "forms", "Forms");
+    const base = `${fx.project}/.dsh/skills/forms`;
+    const { mkdir, writeFile, symlink } = await import("node:fs/promises");
+    await mkdir(`${base}/reference`, { recursive: true });
+    await writeFile(`${base}/reference/fields.md`, "# Fields\nname, date\n");
+    await writeFile(`${fx.project}/secret.txt`, "not for the model");
+    await symlink(`${fx.project}/secret.txt`, `${base}/reference/escape.md`);
+
+    const ok = await call({ name: "forms", file: "reference/fields.md" });
+    expect(ok.status).toBe("ok");
+    expect(ok.rendered).toBe('<skill_file skill="forms" path="reference/fields.md">\n# Fields\nname, date\n</skill_file>');
+    for (const file of ["../../../secret.txt", "reference/escape.md", "/etc/hostname"]) {
+      const out = await call({ name: "forms", file });
+      expect(out.status, file).toBe("error");
+      expect(out.rendered, file).not.toContain("not for the model");
+    }
+    expect((await call({ name: "forms", file: "nope.md" })).error?.code).toBe("resource_not_found");
+    expect((await call({ name: "forms", file: "reference/escape.md" })).error?.code).toBe("outside_resource_base");
   });
 
   it("escapes framing metadata", async () => {
