@@ -1,14 +1,13 @@
-import type { CapabilityRow, McpServerState, McpServerView, ModelStatus, WebHealth, WebKindHealth } from "@seam/shared";
+import type { CapabilityRow, LspServerView, McpServerState, McpServerView, ModelStatus, WebHealth, WebKindHealth } from "@seam/shared";
 import type { ToolDef } from "./agent/tool.js";
 
 /** Capabilities a later release adds; listed so the overview is honest about what is missing (UI-2). */
 const PLANNED: { id: string; title: string; note: string }[] = [
-  { id: "lsp", title: "Language servers (lsp)", note: "Not built yet: the LSP seam arrives with issue #5." },
   { id: "extensions", title: "Dynamic extensions", note: "Not built yet: extensions arrive with issue #7." },
 ];
 
 /** One row per capability: code present / configured / visible to the agent / ready now, with the reason. */
-export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers: McpServerView[] = [], web?: WebHealth): CapabilityRow[] {
+export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers: McpServerView[] = [], web?: WebHealth, lspServers?: LspServerView[]): CapabilityRow[] {
   const byCapability = (id: string) => tools.filter((t) => t.capability === id).map((t) => t.name);
   const workspace = byCapability("workspace");
   const modelReady = model.mode === "model" && model.problem === null;
@@ -36,10 +35,38 @@ export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers:
       tools: workspace,
     },
     ...(web ? [webRow(byCapability("web"), web)] : []),
+    ...(lspServers ? [lspRow(byCapability("lsp"), lspServers)] : []),
     mcpRow(byCapability("mcp"), mcpServers),
     skillsRow(byCapability("skills")),
     ...PLANNED.map((p) => ({ ...p, codePresent: false, configured: false, visible: false, ready: false, tools: byCapability(p.id) })),
   ];
+}
+
+/** LSP: configured = any server saved, visible = the lsp tool registered, ready = every enabled server active (LSP-7). */
+function lspRow(tools: string[], servers: LspServerView[]): CapabilityRow {
+  const enabled = servers.filter((s) => s.config.enabled);
+  const inactive = enabled.filter((s) => !s.active);
+  const failing = enabled.flatMap((s) => s.processes.filter((p) => p.state === "failed").map((p) => `${s.config.id} in ${p.workspace}: ${p.lastError ?? "failed"}`));
+  const routed = enabled.filter((s) => s.active).map((s) => `${s.config.id} (${s.config.extensions.join(" ")})`);
+  const note = servers.length === 0
+    ? "No language servers are configured. Add one in Settings → Language servers."
+    : enabled.length === 0
+      ? "Every configured language server is disabled."
+      : [
+        inactive.length > 0 ? `Inactive: ${inactive.map((s) => `${s.config.id} (${s.problem ?? "not active"})`).join("; ")}.` : "",
+        routed.length > 0 ? `Routing ${routed.join(", ")}; servers start on the first query in each workspace.` : "",
+        failing.length > 0 ? `Failed processes: ${failing.join("; ")}.` : "",
+      ].filter(Boolean).join(" ");
+  return {
+    id: "lsp",
+    title: "Language servers (lsp)",
+    codePresent: true,
+    configured: servers.length > 0,
+    visible: tools.length > 0,
+    ready: enabled.length > 0 && inactive.length === 0,
+    note,
+    tools,
+  };
 }
 
 /** Why a server is not ready, in a few words. */

@@ -1,5 +1,5 @@
 import type {
-  CapabilityRow, WebHealth, WebProbeInput, WebProbeResult, WebSettings, WebSettingsInput, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
+  CapabilityRow, LspPreset, LspServerConfigInput, LspServerView, WebHealth, WebProbeInput, WebProbeResult, WebSettings, WebSettingsInput, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
 } from "@seam/shared";
 
@@ -52,6 +52,20 @@ export interface HostApi {
     completions(sessionId: string): Promise<SkillCompletion[]>;
     settings(): Promise<SkillSettings>;
     setSettings(settings: SkillSettingsInput): Promise<SkillSettings>;
+  };
+  /** Language servers (LSP-7): configured servers with their per-workspace processes; a refused change saves nothing. */
+  lsp: {
+    servers(): Promise<LspServerView[]>;
+    presets(): Promise<LspPreset[]>;
+    /** Refuses invalid fields (`bad_input:lsp`, field path first), extension conflicts (`conflict:lsp`) and an enabled server whose command does not resolve. */
+    add(config: LspServerConfigInput): Promise<LspServerView>;
+    /** Replaces server `id` (`config.id` may rename it); its processes stop and it activates anew. */
+    update(input: { id: string; config: LspServerConfigInput }): Promise<LspServerView>;
+    remove(input: { id: string }): Promise<void>;
+    /** Restarts one workspace's process, or all of the server's; an inactive server is activated again first. */
+    restart(input: { id: string; workspace?: string }): Promise<LspServerView>;
+    /** Every server's view now, then after each burst of changes (processes starting, stopping, failing…). */
+    events(signal: AbortSignal): AsyncIterable<LspServerView[]>;
   };
   info(): { version: string; pid: number; home: string; startedAt: string };
 }

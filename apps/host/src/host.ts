@@ -8,6 +8,7 @@ import { createSessionService } from "./agent/session.js";
 import { createStepHooks } from "./agent/hooks.js";
 import { capabilityRows } from "./capabilities.js";
 import { listChildren } from "./core/process.js";
+import { createLsp } from "./lsp/lsp.js";
 import { createMcpHub } from "./mcp/mcp.js";
 import { createMcpService } from "./mcp/service.js";
 import { createSecretSource } from "./llm/secrets.js";
@@ -30,6 +31,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const tools = scope.child("tools");
   for (const tool of workspaceTools()) tools.add(registry.register(tool), `tool:${tool.name}`);
   const runtime = createToolRuntime({ registry });
+  // Registers the `lsp` tool itself while at least one language server routes files (LSP-3, LSP-5).
+  const lsp = await createLsp(scope.child("lsp"), { store: db.store, registry });
   const mcpScope = scope.child("mcp");
   const mcp = await createMcpService(mcpScope, { hub: createMcpHub(mcpScope, { registry }), db });
 
@@ -57,7 +60,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     sessions,
     tools: { list: async (sessionId) => toolInfo(sessionId) },
     settings: { model: () => model.status(), setModel: (s) => model.set(s) },
-    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list(), web.health()) },
+    capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list(), web.health(), lsp.list()) },
     web: {
       settings: async () => web.settings.get(),
       setSettings: (s) => web.settings.set(s),
@@ -65,6 +68,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
       probe: (input) => web.probe(input.kind, input.id),
     },
     mcp,
+    lsp: lsp.api,
     skills: {
       inspect: async (where) => skills.inspect(await workspaceOf(where), "sessionId" in where ? where.sessionId : undefined),
       completions: async (sessionId) => skills.userInvocable((await sessions.detail(sessionId)).session.workspace, sessionId),

@@ -6,6 +6,7 @@ import { toolsRouter } from "./routers/tools.js";
 import { skillsRouter } from "./routers/skills.js";
 import { webRouter } from "./routers/web.js";
 import { mcpRouter } from "./routers/mcp.js";
+import { lspRouter } from "./routers/lsp.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -17,6 +18,7 @@ export const appRouter = router({
   skills: skillsRouter,
   web: webRouter,
   mcp: mcpRouter,
+  lsp: lspRouter,
 });
 
 export type AppRouter = typeof appRouter;
