@@ -5,6 +5,7 @@ import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
+import { LspResult, lspViewOf } from "./lsp-result";
 import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
 import { ToolStatusChip } from "./tool-status-chip";
 import { prettyJson, summarizeArgs, toolIcon } from "./tool-summary";
@@ -50,6 +51,7 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
   // The full JSON result as the capability produced it; before there is one, the call's own record.
   const canonical = prettyJson(call.canonical ?? { status: call.status, error: call.error, args: call.args });
   const web = webViewOf(call);
+  const lsp = web ? null : lspViewOf(call);
   return (
     <Tabs defaultValue="args" className="border-t bg-code px-2.5 pb-2.5 pt-2">
       <div className="flex items-center justify-between gap-2">
@@ -72,6 +74,8 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
           <p data-testid="tool-card-result" className="px-1 py-2 text-xs text-muted-foreground">
             Still running…
           </p>
+        ) : lsp ? (
+          <LspResult view={lsp} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
         ) : web ? (
           <WebResult view={web} rendered={call.rendered} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
         ) : (

@@ -1,0 +1,390 @@
+"use client";
+import type { LspServerView } from "@seam/shared";
+import { useMutation } from "@tanstack/react-query";
+import { XIcon } from "lucide-react";
+import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { FieldError, FieldHint, Input, Label, Textarea } from "@/components/ui/input";
+import { cn } from "@/lib/utils";
+import { useTRPC } from "@/trpc/react";
+import {
+  describeField, extensionConflicts, hostCodeOf, hostErrorFields, normalizeExtension, parseDraft, parseInitOptions, splitExtensions,
+  type LspDraft, type LspDraftErrors, type LspField,
+} from "./lsp-draft";
+import { useInvalidateLsp } from "./lsp-use";
+import { ToolSwitch } from "./web-fields";
+
+/**
+ * Add or edit one language server (LSP-7). Validated with the shared schema before anything is sent;
+ * the host's refusal (conflicting extensions, a command that does not resolve) lands next to its
+ * field, and nothing is saved. `onSaved` runs only once the host confirmed.
+ */
+export function LspForm({
+  mode,
+  initial,
+  servers,
+  note,
+  onSaved,
+  onCancel,
+}: {
+  mode: "add" | "edit";
+  initial: LspDraft;
+  servers: readonly LspServerView[];
+  note?: ReactNode;
+  onSaved: (view: LspServerView) => void;
+  onCancel: () => void;
+}) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateLsp();
+  const ids = { id: useId(), label: useId(), command: useId(), args: useId(), ext: useId(), init: useId(), idle: useId() };
+  const [draft, setDraft] = useState<LspDraft>(initial);
+  const [errors, setErrors] = useState<LspDraftErrors>({});
+  const [showErrors, setShowErrors] = useState(false);
+
+  const onSuccess = (view: LspServerView) => {
+    invalidate();
+    onSaved(view);
+  };
+  const add = useMutation(trpc.lsp.add.mutationOptions({ onSuccess }));
+  const update = useMutation(trpc.lsp.update.mutationOptions({ onSuccess }));
+  const save = mode === "add" ? add : update;
+
+  const change = (patch: Partial<LspDraft>) => {
+    const next = { ...draft, ...patch };
+    setDraft(next);
+    if (save.error) save.reset();
+    if (showErrors) {
+      const r = parseDraft(next);
+      setErrors(r.ok ? {} : r.errors);
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = parseDraft(draft);
+    setShowErrors(true);
+    if (!r.ok) {
+      setErrors(r.errors);
+      return;
+    }
+    setErrors({});
+    // Pending chip text becomes chips, so what is shown is what was sent.
+    setDraft({ ...draft, extensions: r.value.extensions, extensionInput: "" });
+    if (mode === "add") add.mutate(r.value);
+    else update.mutate({ id: initial.id, config: r.value });
+  };
+
+  const hostErrors = save.error ? hostErrorFields(save.error) : {};
+  const shown: LspDraftErrors = { ...(showErrors ? errors : {}), ...hostErrors };
+  const err = (f: LspField) => shown[f];
+  // A refused extension: name both servers — the one that has it and this one.
+  const conflicts = hostErrors.extensions ? extensionConflicts(draft.extensions, initial.id, servers) : [];
+  const fieldsWrong = FIELD_ORDER.filter((f) => shown[f]);
+  const initState = draft.initOptions.trim() ? parseInitOptions(draft.initOptions) : null;
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      data-testid="lsp-form"
+      data-mode={mode}
+      className="flex flex-col gap-4 rounded-lg border border-primary/25 bg-muted/25 px-4 py-4"
+    >
+      <div className="flex items-baseline justify-between gap-3">
+        <h3 className="text-[14px] font-semibold">{mode === "add" ? "Add a language server" : <>Edit <span className="font-mono text-[13px]">{initial.id}</span></>}</h3>
+        <ToolSwitch testId="lsp-form-enabled" tool="This server" checked={draft.enabled} onChange={(enabled) => change({ enabled })} />
+      </div>
+      {note && <div className="rounded-md bg-muted/70 px-3 py-2 text-[12.5px] text-muted-foreground">{note}</div>}
+
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Field id={ids.id} label="Id" field="id" error={err("id")} hint={mode === "edit" ? "The id cannot change; remove and add to rename." : "Lowercase letters, digits and '-', e.g. rust-analyzer."}>
+          <Input
+            id={ids.id}
+            data-testid="lsp-id"
+            className="h-8 font-mono text-[12.5px]"
+            value={draft.id}
+            readOnly={mode === "edit"}
+            disabled={mode === "edit"}
+            placeholder="rust-analyzer"
+            onChange={(e) => change({ id: e.target.value })}
+            aria-invalid={err("id") ? true : undefined}
+            spellCheck={false}
+            autoComplete="off"
+          />
+        </Field>
+        <Field id={ids.label} label="Label" field="label" error={err("label")} hint="Optional, shown in this list.">
+          <Input
+            id={ids.label}
+            data-testid="lsp-label"
+            className="h-8 text-[13px]"
+            value={draft.label}
+            placeholder="Rust"
+            onChange={(e) => change({ label: e.target.value })}
+            aria-invalid={err("label") ? true : undefined}
+          />
+        </Field>
+      </div>
+
+      <Field id={ids.command} label="Command" field="command" error={err("command")} hint="An executable on the host's PATH or an absolute path. It must speak LSP over stdio.">
+        <Input
+          id={ids.command}
+          data-testid="lsp-command"
+          className="h-8 font-mono text-[12.5px]"
+          value={draft.command}
+          placeholder="rust-analyzer"
+          onChange={(e) => change({ command: e.target.value })}
+          aria-invalid={err("command") ? true : undefined}
+          spellCheck={false}
+          autoComplete="off"
+        />
+      </Field>
+
+      <Field id={ids.args} label="Arguments" field="args" error={err("args")} hint="One per line, passed as they are — no shell, no quoting.">
+        <Textarea
+          id={ids.args}
+          data-testid="lsp-args"
+          rows={Math.min(6, Math.max(2, draft.args.split("\n").length))}
+          className="resize-y font-mono text-[12.5px] leading-relaxed"
+          value={draft.args}
+          placeholder="--stdio"
+          onChange={(e) => change({ args: e.target.value })}
+          aria-invalid={err("args") ? true : undefined}
+          spellCheck={false}
+        />
+      </Field>
+
+      <Field
+        id={ids.ext}
+        label="File extensions"
+        field="extensions"
+        error={err("extensions")}
+        hint="Files are routed by their last extension (foo.d.ts → .ts). Type and press Enter or comma; stored lowercase with a dot."
+        extra={
+          conflicts.length > 0 && (
+            <ul data-testid="lsp-conflicts" className="flex flex-col gap-1 rounded-md bg-destructive-soft/50 px-2.5 py-1.5 text-[12px]">
+              {conflicts.map((c) => (
+                <li key={`${c.extension}:${c.server.config.id}`} className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+                  <span>
+                    <span className="font-mono font-medium">{c.extension}</span> is already routed to{" "}
+                    <span className="font-medium">{c.server.config.label || c.server.config.id}</span>
+                    {c.server.config.label && <span className="font-mono text-muted-foreground"> ({c.server.config.id})</span>}
+                  </span>
+                  <Button
+                    variant="link"
+                    size="xs"
+                    className="h-auto text-[12px]"
+                    onClick={() => change({ extensions: draft.extensions.filter((x) => x !== c.extension) })}
+                  >
+                    Remove it from {draft.id || "this server"}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      >
+        <ExtensionChips
+          id={ids.ext}
+          chips={draft.extensions}
+          input={draft.extensionInput}
+          invalid={Boolean(err("extensions"))}
+          onChange={(extensions, extensionInput) => change({ extensions, extensionInput })}
+        />
+      </Field>
+
+      <Field
+        id={ids.init}
+        label="Initialization options"
+        field="initOptions"
+        error={err("initOptions")}
+        hint={initState?.ok ? "Valid JSON object — sent as initializationOptions in initialize." : "Optional JSON object, sent as initializationOptions in initialize."}
+      >
+        <Textarea
+          id={ids.init}
+          data-testid="lsp-init-options"
+          rows={Math.min(10, Math.max(3, draft.initOptions.split("\n").length))}
+          className="resize-y font-mono text-[12px] leading-relaxed"
+          value={draft.initOptions}
+          placeholder={'{\n  "tsserver": { "path": "/…/typescript/lib/tsserver.js" }\n}'}
+          onChange={(e) => change({ initOptions: e.target.value })}
+          onBlur={() => {
+            // Show a JSON mistake as soon as the field is left, not only on save.
+            const r = parseInitOptions(draft.initOptions);
+            if (!r.ok) {
+              setShowErrors(true);
+              setErrors((prev) => ({ ...prev, initOptions: r.message }));
+            }
+          }}
+          aria-invalid={err("initOptions") ? true : undefined}
+          spellCheck={false}
+        />
+      </Field>
+
+      <Field id={ids.idle} label="Idle timeout (minutes)" field="idleMinutes" error={err("idleMinutes")} hint="A workspace's server stops after this long without queries (default 10)." className="max-w-xs">
+        <Input
+          id={ids.idle}
+          data-testid="lsp-idle"
+          type="number"
+          inputMode="decimal"
+          step="any"
+          min={0}
+          className="h-8 tabular-nums"
+          value={draft.idleMinutes}
+          placeholder="10"
+          onChange={(e) => change({ idleMinutes: e.target.value })}
+          aria-invalid={err("idleMinutes") ? true : undefined}
+        />
+      </Field>
+
+      <div className="flex flex-wrap items-center gap-2 border-t pt-3.5">
+        <Button type="submit" size="sm" data-testid="lsp-save" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : mode === "add" ? "Add server" : "Save"}
+        </Button>
+        <Button type="button" size="sm" variant="ghost" data-testid="lsp-cancel" onClick={onCancel} disabled={save.isPending}>
+          Cancel
+        </Button>
+        {fieldsWrong.length > 0 || shown.form ? (
+          <FieldError data-testid="lsp-form-error" data-field="form" data-code={hostCodeOf(save.error) ?? (save.error ? "error" : "invalid")} className="max-w-xl text-[12.5px]">
+            {shown.form && fieldsWrong.length === 0
+              ? `Not saved — ${shown.form}`
+              : `Not saved — check ${fieldsWrong.map(describeField).join(", ")}.${shown.form ? ` ${shown.form}` : ""}`}
+          </FieldError>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** The form's fields top to bottom, for the summary next to Save. */
+const FIELD_ORDER: LspField[] = ["id", "label", "command", "args", "extensions", "initOptions", "idleMinutes", "enabled"];
+
+function Field({
+  id,
+  label,
+  field,
+  hint,
+  error,
+  extra,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  field: LspField;
+  hint?: ReactNode;
+  error?: string;
+  extra?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={cn("flex min-w-0 flex-col gap-1.5", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {error ? (
+        <FieldError data-testid="lsp-form-error" data-field={field}>
+          {error}
+        </FieldError>
+      ) : hint ? (
+        <FieldHint>{hint}</FieldHint>
+      ) : null}
+      {extra}
+    </div>
+  );
+}
+
+/** Extensions as removable chips; Enter, comma, space or leaving the field turns the typed text into chips. */
+function ExtensionChips({
+  id,
+  chips,
+  input,
+  invalid,
+  onChange,
+}: {
+  id: string;
+  chips: string[];
+  input: string;
+  invalid: boolean;
+  onChange: (chips: string[], input: string) => void;
+}) {
+  const [problem, setProblem] = useState<string | null>(null);
+
+  /** Turns `text` into chips; what cannot be one stays in the input with the reason. */
+  const commit = (text: string) => {
+    const next = [...chips];
+    const rejected: string[] = [];
+    let why: string | null = null;
+    for (const raw of splitExtensions(text)) {
+      const n = normalizeExtension(raw);
+      if (!n.ok) {
+        rejected.push(raw);
+        why ??= n.message;
+      } else if (!next.includes(n.value)) next.push(n.value);
+    }
+    setProblem(why);
+    onChange(next, rejected.join(", "));
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter" || e.key === "," || e.key === " ") {
+      e.preventDefault();
+      if (input.trim()) commit(input);
+    } else if (e.key === "Backspace" && input === "" && chips.length > 0) {
+      onChange(chips.slice(0, -1), "");
+    }
+  };
+  const onPaste = (e: ClipboardEvent<HTMLInputElement>) => {
+    const text = e.clipboardData.getData("text");
+    if (/[\s,;]/.test(text)) {
+      e.preventDefault();
+      commit(`${input} ${text}`);
+    }
+  };
+
+  return (
+    <>
+      <div
+        className={cn(
+          "flex min-h-8 flex-wrap items-center gap-1 rounded-lg border border-input bg-background px-1.5 py-1 shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/25",
+          invalid && "border-destructive",
+        )}
+      >
+        {chips.map((c) => (
+          <span key={c} data-testid="lsp-extension-chip" className="inline-flex items-center gap-0.5 rounded-md bg-muted py-0.5 pr-0.5 pl-1.5 font-mono text-[12px]">
+            {c}
+            <button
+              type="button"
+              aria-label={`Remove ${c}`}
+              onClick={() => onChange(chips.filter((x) => x !== c), input)}
+              className="cursor-pointer rounded p-0.5 text-muted-foreground hover:bg-subtle hover:text-foreground"
+            >
+              <XIcon className="size-3" />
+            </button>
+          </span>
+        ))}
+        <input
+          id={id}
+          data-testid="lsp-extensions"
+          value={input}
+          placeholder={chips.length === 0 ? ".ts, .tsx" : ""}
+          onChange={(e) => {
+            setProblem(null);
+            onChange(chips, e.target.value);
+          }}
+          onKeyDown={onKey}
+          onPaste={onPaste}
+          onBlur={() => input.trim() && commit(input)}
+          aria-invalid={invalid || problem ? true : undefined}
+          spellCheck={false}
+          autoComplete="off"
+          className="h-6 min-w-24 flex-1 bg-transparent px-1 font-mono text-[12.5px] outline-none placeholder:text-muted-foreground/70"
+        />
+      </div>
+      {problem && !invalid && (
+        <FieldError data-testid="lsp-form-error" data-field="extensions">
+          {problem}
+        </FieldError>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+import type { LspServerView } from "@seam/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useTRPC } from "@/trpc/react";
+
+/** A pushed snapshot, whether the host wraps it with `tracked()` or not. */
+function snapshotOf(event: unknown): LspServerView[] | null {
+  if (Array.isArray(event)) return event as LspServerView[];
+  const data = (event as { data?: unknown } | null)?.data;
+  return Array.isArray(data) ? (data as LspServerView[]) : null;
+}
+
+/** Configured servers with their per-workspace processes, kept live by `lsp.events` (LSP-7, UI "Live"). */
+export function useLspServers() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const servers = useQuery(trpc.lsp.servers.queryOptions());
+  const live = useSubscription(
+    trpc.lsp.events.subscriptionOptions(undefined, {
+      onData: (event) => {
+        const list = snapshotOf(event);
+        if (list) queryClient.setQueryData(trpc.lsp.servers.queryKey(), list);
+      },
+    }),
+  );
+  return { servers, live: live.status };
+}
+
+/** After a mutation: the servers, the presets' "added" state, the tool list and the capability overview. */
+export function useInvalidateLsp() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.lsp.servers.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.lsp.presets.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
+  };
+}
