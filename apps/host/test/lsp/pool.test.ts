@@ -88,12 +88,12 @@ describe("pool (LSP-4) over a fake stdio server", () => {
       await bounded(requested, 15_000, `request ${i}`);
       const pid = p.pool.processes()[0]!.pid!;
       process.kill(pid, "SIGKILL");
-      const result = await bounded(query.then((r) => r, (e: unknown) => e), 20_000, `query ${i}`);
+      const result: unknown = await bounded(query.then((r) => r, (e: unknown) => e), 20_000, `query ${i}`);
       if (result instanceof Error) {
         // Allowed by LSP-4, but it must be typed.
         expect((result as { code?: string }).code, String(result)).toMatch(/:lsp$/);
       } else {
-        expect(result.locations).toHaveLength(1);
+        expect((result as { locations: unknown[] }).locations).toHaveLength(1);
       }
     }
     const [proc] = p.pool.processes();
