@@ -1,9 +1,11 @@
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LspOperation, LspProcessView } from "@seam/shared";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
-import { resolveInside, workspaceRoot } from "../workspace/contain.js";
+import { isInside, resolveInside, workspaceRoot } from "../workspace/contain.js";
 import { startClient, type LspClient } from "./client.js";
 import { languageIdOf } from "./language.js";
 import { lastExtension, type ProviderRegistry } from "./registry.js";
@@ -281,17 +283,20 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
     const uri = pathToFileURL(q.file).href;
     const base = { serverId: entry.serverId, workspace: entry.root, pid: client.pid, uri };
     observe({ type: "didOpen", ...base });
-    await client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdOf(q.file), version: ++entry.versions, text: q.source } });
+    // The connection writes in order, so the request can follow didOpen without waiting for its write.
+    const opened = client.notify("textDocument/didOpen", { textDocument: { uri, languageId: languageIdOf(q.file), version: ++entry.versions, text: q.source } });
+    opened.catch(() => {});
     try {
       const params = { textDocument: { uri }, position: { line: q.line - 1, character: q.character - 1 }, ...(q.operation === "findReferences" ? { context: { includeDeclaration: true } } : {}) };
       observe({ type: "request", ...base, method });
-      const result = await client.request<unknown>(method, params, signal);
+      const [, result] = await Promise.all([opened, client.request<unknown>(method, params, signal)]);
       observe({ type: "response", ...base, method });
       return result;
     } finally {
       if (!client.closed) {
         observe({ type: "didClose", ...base });
-        await client.notify("textDocument/didClose", { textDocument: { uri } }).catch(() => {});
+        // Queued behind the request on the same writer: the next query's didOpen cannot overtake it.
+        client.notify("textDocument/didClose", { textDocument: { uri } }).catch(() => {});
       }
     }
   };
@@ -299,8 +304,8 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
   const pool: Pool = {
     async query(input) {
       const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-      const root = await workspaceRoot(input.workspace);
-      const file = await resolveInside(root, input.filePath);
+      const root = realOrNull(input.workspace) ?? await workspaceRoot(input.workspace);
+      const file = await contained(root, input.filePath);
       const provider = opts.registry.route(file);
       if (!provider) {
         const known = opts.registry.providers().flatMap((p) => p.extensions);
@@ -388,17 +393,33 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
 
 interface Loaded { file: string; source: string; operation: LspOperation; line: number; character: number }
 
-/** Reads the whole file under the byte cap and checks the position against it (LSP columns are UTF-16). */
-async function readSource(file: string, input: QueryInput, maxBytes: number): Promise<{ source: string; line: number; character: number }> {
-  const handle = await open(file, "r").catch((error: unknown) => {
-    throw new HostError("not_found:lsp", `Cannot read ${input.filePath}: ${messageOf(error)}`, { reason: "not_found" }, { cause: error });
-  });
-  let source: string;
+/** Files up to this size are read synchronously: cheaper than four thread-pool round trips, and short. */
+const SYNC_READ_BYTES = 256 * 1024;
+
+const tooLarge = (requested: string, maxBytes: number) =>
+  new HostError("bad_input:lsp", `${requested} is larger than ${Math.round(maxBytes / 1024)} KiB; the lsp tool reads at most that much. Use grep or read_file on it instead.`, { reason: "file_too_large" });
+
+/** The whole file as UTF-8, refused when it is over `maxBytes`. */
+async function readCapped(file: string, requested: string, maxBytes: number): Promise<string> {
+  let size: number;
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new HostError("bad_input:lsp", `${input.filePath} is not a regular file.`, { reason: "not_a_file" });
-    // One byte more than allowed tells a file at the limit from one over it, even if it grew since stat.
-    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new HostError("bad_input:lsp", `${requested} is not a regular file.`, { reason: "not_a_file" });
+    size = stat.size;
+  } catch (error) {
+    if (isHostError(error)) throw error;
+    throw new HostError("not_found:lsp", `Cannot read ${requested}: ${messageOf(error)}`, { reason: "not_found" }, { cause: error });
+  }
+  if (size > maxBytes) throw tooLarge(requested, maxBytes);
+  if (size <= SYNC_READ_BYTES) {
+    const bytes = readFileSync(file);
+    if (bytes.length > maxBytes) throw tooLarge(requested, maxBytes);
+    return bytes.toString("utf8");
+  }
+  const handle = await open(file, "r");
+  try {
+    // One byte more than allowed tells a file at the limit from one that grew past it since stat.
+    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
     let length = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
@@ -406,13 +427,16 @@ async function readSource(file: string, input: QueryInput, maxBytes: number): Pr
       length += bytesRead;
       if (length === buffer.length) break;
     }
-    if (length > maxBytes) {
-      throw new HostError("bad_input:lsp", `${input.filePath} is larger than ${Math.round(maxBytes / 1024)} KiB; the lsp tool reads at most that much. Use grep or read_file on it instead.`, { reason: "file_too_large" });
-    }
-    source = buffer.subarray(0, length).toString("utf8");
+    if (length > maxBytes) throw tooLarge(requested, maxBytes);
+    return buffer.subarray(0, length).toString("utf8");
   } finally {
     await handle.close();
   }
+}
+
+/** Reads the whole file under the byte cap and checks the position against it (LSP columns are UTF-16). */
+async function readSource(file: string, input: QueryInput, maxBytes: number): Promise<{ source: string; line: number; character: number }> {
+  const source = await readCapped(file, input.filePath, maxBytes);
   const lines = splitLines(source);
   if (input.line > lines.length) {
     throw new HostError("bad_input:lsp", `line ${input.line} is past the end of ${input.filePath}, which has ${lines.length} lines.`, { reason: "invalid_position" });
@@ -427,6 +451,27 @@ async function readSource(file: string, input: QueryInput, maxBytes: number): Pr
     throw new HostError("bad_input:lsp", `character ${input.character} on line ${input.line} is the second half of a character that takes two UTF-16 code units (such as an emoji); use ${input.character - 1}.`, { reason: "invalid_position" });
   }
   return { source, line: input.line, character: input.character };
+}
+
+/**
+ * The real path of `requested` inside `root` (already real). The common case costs one synchronous
+ * realpath (a single syscall, far cheaper than a thread-pool round trip); anything unusual goes
+ * through resolveInside for its errors.
+ */
+async function contained(root: string, requested: string): Promise<string> {
+  if (!requested.includes("\0")) {
+    const real = realOrNull(resolve(root, requested));
+    if (real !== null && isInside(root, real)) return real;
+  }
+  return resolveInside(root, requested);
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
 }
 
 /** Waits for `promise`, or rejects as soon as `signal` aborts (the promise keeps running). */

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,6 +43,8 @@ const EXCERPT_CHARS = 160;
 const CANONICAL_EXCERPT_CHARS = 400;
 /** Bytes scanned to find an excerpt line in another file. */
 const EXCERPT_SCAN_BYTES = 4 * 1024 * 1024;
+const SYNC_SCAN_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 const NOUN: Record<LspOperation, string> = {
   goToDefinition: "definition",
@@ -150,34 +153,59 @@ function pick(all: string[], lines: Set<number>): Map<number, string> {
   return new Map([...lines].flatMap((n) => (all[n] === undefined ? [] : [[n, all[n]!] as [number, string]])));
 }
 
-/** Reads only as far as the last wanted (0-based) line, within EXCERPT_SCAN_BYTES; unreadable files give nothing. */
+/**
+ * Reads only as far as the last wanted (0-based) line, within EXCERPT_SCAN_BYTES; unreadable files give
+ * nothing. The first SYNC_SCAN_BYTES are read synchronously (cheaper than thread-pool round trips).
+ */
 async function readLines(abs: string, lines: Set<number>): Promise<Map<number, string>> {
   const last = Math.max(...lines);
-  let handle;
+  let fd: number;
   try {
-    handle = await open(abs, "r");
+    fd = openSync(abs, "r");
   } catch {
     return new Map();
   }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let breaks = 0;
+  const take = (part: Buffer) => {
+    breaks += countBreaks(part);
+    chunks.push(part);
+    size += part.length;
+  };
   try {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let breaks = 0;
-    const chunk = Buffer.alloc(64 * 1024);
-    while (size < EXCERPT_SCAN_BYTES && breaks <= last) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, size);
-      if (bytesRead === 0) break;
-      const part = Buffer.from(chunk.subarray(0, bytesRead));
-      for (const byte of part) if (byte === 0x0a || byte === 0x0d) breaks++;
-      chunks.push(part);
-      size += bytesRead;
+    while (size < SYNC_SCAN_BYTES && breaks <= last) {
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      const n = readSync(fd, chunk, 0, chunk.length, size);
+      if (n === 0) return pick(splitLines(Buffer.concat(chunks).toString("utf8")), lines);
+      take(chunk.subarray(0, n));
+      if (n < chunk.length) return pick(splitLines(Buffer.concat(chunks).toString("utf8")), lines);
+    }
+    const handle = await open(abs, "r");
+    try {
+      while (size < EXCERPT_SCAN_BYTES && breaks <= last) {
+        const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+        const { bytesRead } = await handle.read(chunk, 0, chunk.length, size);
+        if (bytesRead === 0) break;
+        take(chunk.subarray(0, bytesRead));
+      }
+    } finally {
+      await handle.close();
     }
     return pick(splitLines(Buffer.concat(chunks).toString("utf8")), lines);
   } catch {
     return new Map();
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+/** Line breaks in a chunk (\r\n counts twice: an over-estimate only reads a little further). */
+function countBreaks(part: Buffer): number {
+  let n = 0;
+  for (let i = part.indexOf(0x0a); i !== -1; i = part.indexOf(0x0a, i + 1)) n++;
+  for (let i = part.indexOf(0x0d); i !== -1; i = part.indexOf(0x0d, i + 1)) n++;
+  return n;
 }
 
 function excerptOf(line: string | undefined): string {
