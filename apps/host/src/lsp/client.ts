@@ -97,9 +97,18 @@ export async function startClient(scope: Scope, opts: ClientOptions): Promise<Ls
     connection.dispose();
   };
 
-  connection.onClose(() => close("closed its connection"));
+  const exitWords = (exit: { code: number | null; signal: string | null }) => (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
+  // stdout usually ends together with the process: wait a moment for the exit, to say how it ended.
+  connection.onClose(() => {
+    const timer = setTimeout(() => close("closed its connection"), 250);
+    timer.unref();
+    void child.exited.then((exit) => {
+      clearTimeout(timer);
+      close(exitWords(exit));
+    });
+  });
   connection.onError(([error]) => close(`failed on its stdio stream (${messageOf(error)})`));
-  void child.exited.then((exit) => close(exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`));
+  void child.exited.then((exit) => close(exitWords(exit)));
 
   const folder = { uri: pathToFileURL(opts.root).href, name: basename(opts.root) || opts.root };
   connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) => (params?.items ?? []).map(() => null));

@@ -216,6 +216,9 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
       if (config.id !== id && configs.some((c) => c.id === config.id)) {
         throw new HostError("conflict:lsp", `id: cannot rename "${id}" to "${config.id}": that id is taken.`, { reason: "duplicate_id", id: config.id });
       }
+      const old = find(id);
+      // Saving the same config again changes nothing and keeps its processes.
+      if (JSON.stringify(old) === JSON.stringify(config) && active.has(id) === config.enabled) return viewOf(old);
       await commit(configs.map((c) => (c.id === id ? config : c)), [id, config.id]);
       return viewOf(config);
     }),

@@ -216,7 +216,6 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
         entry.pid = client.pid;
         entry.state = "ready";
         entry.startedAt = new Date().toISOString();
-        entry.lastError = null;
         entry.stderrTail = client.stderrTail;
         client.onClose((error, expected) => {
           observe({ type: "exit", serverId: entry.serverId, workspace: entry.root, pid: client.pid });
@@ -252,9 +251,11 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
 
   const scheduleIdle = (entry: Entry) => {
     clearTimeout(entry.idle);
+    const scheduledAt = entry.lastUsedAt;
     entry.idle = setTimeout(() => {
       void serialized(entry.root, undefined, async () => {
-        if (entry.client && !entry.retired) await stopProcess(entry, "stopped");
+        // A query that ran while this waited in the queue keeps the server (and scheduled its own timer).
+        if (entry.client && !entry.retired && entry.lastUsedAt === scheduledAt) await stopProcess(entry, "stopped");
       }).catch(() => {});
     }, entry.config.idleTimeoutMs);
     entry.idle.unref();

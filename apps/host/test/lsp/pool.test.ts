@@ -99,6 +99,8 @@ describe("pool (LSP-4) over a fake stdio server", () => {
     const [proc] = p.pool.processes();
     expect(proc!.restarts).toBe(50);
     expect(proc!.state).toBe("ready");
+    // The view keeps the last failure in words.
+    expect(proc!.lastError).toContain("lsp:fake was killed by SIGKILL");
     expect(p.rec.events.filter((e) => e.type === "replace")).toHaveLength(50);
   }, 180_000);
 

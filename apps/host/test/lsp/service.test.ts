@@ -114,6 +114,8 @@ describe("LSP settings API (LSP-5, LSP-7)", () => {
     const s = await service({ servers: [fake("fake", [".fake"])] });
     await s.lsp.query({ workspace: s.ws, filePath: "x.fake", operation: "hover", line: 1, character: 1 });
     const pid = s.lsp.pool.processes("fake")[0]!.pid!;
+    // Saving the same config again keeps the process.
+    expect((await s.api.update({ id: "fake", config: fake("fake", [".fake"]) })).processes).toMatchObject([{ pid, state: "ready" }]);
     const renamed = await s.api.update({ id: "fake", config: fake("faker", [".fake", ".fk2"]) });
     expect(renamed).toMatchObject({ active: true, config: { id: "faker" }, processes: [] });
     expect(await eventually(() => !running(pid))).toBe(true);
