@@ -26,13 +26,20 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/** The page globals the in-browser collector uses (this package type-checks without the DOM lib). */
+interface PageGlobals {
+  received: [string, number][];
+  finished: boolean;
+  EventSource: new (url: string) => { onopen: (() => void) | null; onmessage: ((e: { data: string }) => void) | null; close(): void };
+}
+
 /** In the page: open an EventSource, record each text chunk's arrival, resolve when `done` says so. */
 async function collect(page: Page, url: string, kind: "relay" | "trpc", deltas: number): Promise<() => Promise<Map<string, number>>> {
   await page.evaluate(({ url, kind }) => new Promise<void>((resolve) => {
-    const w = window as unknown as { received: [string, number][]; finished: boolean };
+    const w = globalThis as unknown as PageGlobals;
     w.received = [];
     w.finished = false;
-    const es = new EventSource(url);
+    const es = new w.EventSource(url);
     es.onopen = () => resolve();
     es.onmessage = (e) => {
       const at = performance.timeOrigin + performance.now();
@@ -47,10 +54,10 @@ async function collect(page: Page, url: string, kind: "relay" | "trpc", deltas: 
   }), { url, kind });
   return async () => {
     await page.waitForFunction((n) => {
-      const w = window as unknown as { received: unknown[]; finished: boolean };
+      const w = globalThis as unknown as PageGlobals;
       return w.finished || w.received.length >= n;
     }, deltas, { timeout: 120_000 });
-    return new Map(await page.evaluate(() => (window as unknown as { received: [string, number][] }).received));
+    return new Map(await page.evaluate(() => (globalThis as unknown as PageGlobals).received));
   };
 }
 
