@@ -11,6 +11,7 @@ import { listChildren } from "./core/process.js";
 import { createLsp } from "./lsp/lsp.js";
 import { createMcpHub } from "./mcp/mcp.js";
 import { createMcpService } from "./mcp/service.js";
+import { transportFactory } from "./mcp/transport.js";
 import { createSecretSource } from "./llm/secrets.js";
 import { createSkills } from "./skills/skills.js";
 import { createWebSeam } from "./web/web.js";
@@ -33,15 +34,16 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const runtime = createToolRuntime({ registry });
   // Registers the `lsp` tool itself while at least one language server routes files (LSP-3, LSP-5).
   const lsp = await createLsp(scope.child("lsp"), { store: db.store, registry });
+  const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const mcpScope = scope.child("mcp");
-  const mcp = await createMcpService(mcpScope, { hub: createMcpHub(mcpScope, { registry }), db });
+  const mcpTransport = transportFactory((name) => secrets.get(name)?.value);
+  const mcp = await createMcpService(mcpScope, { hub: createMcpHub(mcpScope, { registry, transport: mcpTransport }), db });
 
   const hooks = createStepHooks();
   const skills = createSkills(scope.child("skills"), { store: db.store, userHome: opts.env.HOME ?? homedir() });
   tools.add(registry.register(skills.skillTool), "tool:skill");
   scope.add(hooks.add("skills:catalog", skills.catalogHook()), "hook:skills:catalog");
 
-  const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const web = await createWebSeam(scope.child("web"), {
     store: db.store, secrets, registry, env: opts.env, turnOf: (sessionId) => sessions.runningTurn(sessionId),
   });

@@ -28,12 +28,17 @@ export type TransportFactory = (scope: Scope, config: McpServerConfig) => Transp
 /** How much of a stdio server's stderr is kept (MCP-7); the view shows it. */
 export const STDERR_LIMIT_BYTES = 16 * 1024;
 
-/** A value from the config: inline, or read from the host environment at connect time. */
-export function resolveValue(value: McpValue, what: string, env: NodeJS.ProcessEnv = process.env): string {
+/** Looks a secret or setting up by name: the host environment, then (in the host) the 0600 secrets file (SEC-2). */
+export type ValueLookup = (name: string) => string | undefined;
+
+const fromProcessEnv: ValueLookup = (name) => process.env[name];
+
+/** A value from the config: inline, or read by name (env var or secrets file) at connect time. */
+export function resolveValue(value: McpValue, what: string, lookup: ValueLookup = fromProcessEnv): string {
   if ("value" in value) return value.value;
-  const found = env[value.fromEnv];
+  const found = lookup(value.fromEnv);
   if (found === undefined) {
-    throw new HostError("bad_input:mcp", `${what} needs the environment variable ${value.fromEnv}, which is not set in the host's environment.`, {
+    throw new HostError("bad_input:mcp", `${what} needs ${value.fromEnv}, which is neither set in the host's environment nor in $SEAM_HOME/secrets.json.`, {
       reason: "missing_env",
       variable: value.fromEnv,
     });
@@ -41,16 +46,16 @@ export function resolveValue(value: McpValue, what: string, env: NodeJS.ProcessE
   return found;
 }
 
-function resolveAll(values: Record<string, McpValue>, what: string, env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([name, v]) => [name, resolveValue(v, `${what} ${name}`, env)]));
+function resolveAll(values: Record<string, McpValue>, what: string, lookup: ValueLookup): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([name, v]) => [name, resolveValue(v, `${what} ${name}`, lookup)]));
 }
 
-/** Builds the transport for one connection attempt (MCP-1, MCP-7). Missing env references throw HostError. */
-export const createTransport: TransportFactory = (scope, config) => {
+/** Builds the transport for one connection attempt (MCP-1, MCP-7); references are resolved through `lookup`. */
+export const transportFactory = (lookup: ValueLookup): TransportFactory => (scope, config) => {
   const t = config.transport;
   if (t.type === "http") {
-    const headers = resolveAll(t.headers, `Header`, process.env);
-    if (t.bearerTokenEnv) headers.Authorization = `Bearer ${resolveValue({ fromEnv: t.bearerTokenEnv }, "The bearer token", process.env)}`;
+    const headers = resolveAll(t.headers, `Header`, lookup);
+    if (t.bearerTokenEnv) headers.Authorization = `Bearer ${resolveValue({ fromEnv: t.bearerTokenEnv }, "The bearer token", lookup)}`;
     const transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers } });
     let terminated: Promise<boolean> | undefined;
     return {
@@ -66,11 +71,14 @@ export const createTransport: TransportFactory = (scope, config) => {
     command: t.command,
     args: t.args,
     cwd: t.cwd,
-    env: resolveAll(t.env, "Environment variable", process.env),
+    env: resolveAll(t.env, "Environment variable", lookup),
     stderrLimitBytes: STDERR_LIMIT_BYTES,
   });
   return { kind: "stdio", transport, stderrTail: () => transport.stderrTail(), pid: () => transport.pid, terminate: () => transport.terminate() };
 };
+
+/** The factory for programs without a secrets file (the CLI): references come from the environment. */
+export const createTransport: TransportFactory = transportFactory(fromProcessEnv);
 
 /** Asks the server to drop the session (DELETE), at most SESSION_END_MS; an unreachable server is fine. */
 async function endSession(transport: StreamableHTTPClientTransport): Promise<void> {

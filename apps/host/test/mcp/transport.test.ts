@@ -16,14 +16,32 @@ afterEach(() => {
 
 describe("resolveValue", () => {
   it("takes inline values and reads env references", () => {
-    expect(resolveValue({ value: "x" }, "Header A", {})).toBe("x");
-    expect(resolveValue({ fromEnv: "MY_VAR" }, "Header A", { MY_VAR: "y" })).toBe("y");
+    const lookup = (vars: Record<string, string>) => (name: string) => vars[name];
+    expect(resolveValue({ value: "x" }, "Header A", lookup({}))).toBe("x");
+    expect(resolveValue({ fromEnv: "MY_VAR" }, "Header A", lookup({ MY_VAR: "y" }))).toBe("y");
+  });
+
+  it("resolves references through the host's secret source: env first, then the 0600 secrets file (SEC-2)", async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const { createSecretSource } = await import("../../src/llm/secrets.js");
+    const home = mkdtempSync(join(tmpdir(), "seam-mcp-secrets-"));
+    try {
+      writeFileSync(join(home, "secrets.json"), JSON.stringify({ GITHUB_TOKEN: "from-file", SHARED: "file" }), { mode: 0o600 });
+      const secrets = createSecretSource({ home, env: { SHARED: "env" } });
+      const lookup = (name: string) => secrets.get(name)?.value;
+      expect(resolveValue({ fromEnv: "GITHUB_TOKEN" }, "Header Authorization", lookup)).toBe("from-file");
+      expect(resolveValue({ fromEnv: "SHARED" }, "Header X", lookup)).toBe("env");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("names the missing variable", () => {
     let error: unknown;
     try {
-      resolveValue({ fromEnv: "GITHUB_TOKEN" }, "Header Authorization", {});
+      resolveValue({ fromEnv: "GITHUB_TOKEN" }, "Header Authorization", () => undefined);
     } catch (e) {
       error = e;
     }
