@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HostProcess } from "../fixtures/host.js";
-import { send } from "../fixtures/session.js";
+import { createSessionIn, send } from "../fixtures/session.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("../fixtures/lsp", import.meta.url));
@@ -17,14 +17,6 @@ function lspWorkspace(): string {
   return realpathSync(dir);
 }
 
-async function createSessionIn(page: Page, workspace: string, title: string): Promise<void> {
-  await page.getByTestId("new-session-button").click();
-  await page.getByTestId("session-workspace-input").fill(workspace);
-  await page.getByTestId("session-title-input").fill(title);
-  await page.getByTestId("session-create-submit").click();
-  await expect(page).toHaveURL(/\/s\//);
-  await expect(page.getByTestId("composer-input")).toBeVisible();
-}
 
 const serverRow = (page: Page, id: string) => page.locator(`[data-testid="lsp-server-row"][data-id="${id}"]`);
 const formError = (page: Page, field: string) => page.locator(`[data-testid="lsp-form-error"][data-field="${field}"]`);

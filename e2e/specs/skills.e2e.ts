@@ -3,7 +3,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HostProcess } from "../fixtures/host.js";
-import { send } from "../fixtures/session.js";
+import { createSessionIn, send } from "../fixtures/session.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("../fixtures/skills/workspace", import.meta.url));
@@ -22,14 +22,6 @@ function skillsWorkspace(): string {
   return dir;
 }
 
-async function createSessionIn(page: Page, workspace: string, title: string): Promise<void> {
-  await page.getByTestId("new-session-button").click();
-  await page.getByTestId("session-workspace-input").fill(workspace);
-  await page.getByTestId("session-title-input").fill(title);
-  await page.getByTestId("session-create-submit").click();
-  await expect(page).toHaveURL(/\/s\//);
-  await expect(page.getByTestId("composer-input")).toBeVisible();
-}
 
 const skillRow = (page: Page, name: string, source?: string) =>
   page.locator(`[data-testid="skill-row"][data-name="${name}"]${source ? `[data-source="${source}"]` : ""}`);

@@ -1,10 +1,11 @@
 "use client";
 import type { ToolCallItem } from "@seam/shared";
-import { ChevronRightIcon, ScissorsIcon, SettingsIcon, XIcon } from "lucide-react";
+import { ScissorsIcon, SettingsIcon, XIcon } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { Badge } from "@/components/ui/badge";
+import { ModelTextDetails } from "./model-text-details";
 import { MarkdownText } from "./markdown";
 
 /** The `lsp` tool's canonical result (LSP-3): 1-based lines, UTF-16 characters. */
@@ -90,7 +91,7 @@ export function LspResult({ view, modelText }: { view: LspView; modelText: React
           More results were found than the tool returns; only the first {n} are listed. A narrower position gives fewer.
         </p>
       )}
-      <ModelText>{modelText}</ModelText>
+      <ModelTextDetails>{modelText}</ModelTextDetails>
     </div>
   );
 }
@@ -183,19 +184,8 @@ function LspError({ code, message, modelText }: { code: string; message: string;
           )}
         </div>
       </div>
-      <ModelText>{modelText}</ModelText>
+      <ModelTextDetails>{modelText}</ModelTextDetails>
     </div>
   );
 }
 
-function ModelText({ children }: { children: ReactNode }) {
-  return (
-    <details className="group/model text-[12px]">
-      <summary className="flex w-fit cursor-pointer items-center gap-1 text-muted-foreground select-none hover:text-foreground">
-        <ChevronRightIcon className="size-3.5 transition-transform group-open/model:rotate-90" />
-        Text the model saw
-      </summary>
-      <div className="mt-1.5">{children}</div>
-    </details>
-  );
-}

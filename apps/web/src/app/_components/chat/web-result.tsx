@@ -8,6 +8,7 @@ import { memo, useState, type ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { Badge } from "@/components/ui/badge";
+import { ModelTextDetails } from "./model-text-details";
 import { cn } from "@/lib/utils";
 
 /** A web tool call's canonical result, recognised by tool name and shape (WEB-7). */
@@ -76,7 +77,7 @@ function SearchResult({ result, modelText }: { result: WebSearchToolResult; mode
           </p>
         )}
       </div>
-      <ModelText>{modelText}</ModelText>
+      <ModelTextDetails>{modelText}</ModelTextDetails>
     </div>
   );
 }
@@ -239,22 +240,11 @@ function WebError({ error, modelText }: { error: WebToolError["error"]; modelTex
           )}
         </div>
       </div>
-      <ModelText>{modelText}</ModelText>
+      <ModelTextDetails>{modelText}</ModelTextDetails>
     </div>
   );
 }
 
-function ModelText({ children }: { children: ReactNode }) {
-  return (
-    <details className="group/model text-[12px]">
-      <summary className="flex w-fit cursor-pointer items-center gap-1 text-muted-foreground select-none hover:text-foreground">
-        <ChevronRightIcon className="size-3.5 transition-transform group-open/model:rotate-90" />
-        Text the model saw
-      </summary>
-      <div className="mt-1.5">{children}</div>
-    </details>
-  );
-}
 
 const markdownComponents: Components = {
   a({ children, href }) {
