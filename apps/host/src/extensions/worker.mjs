@@ -1,0 +1,306 @@
+// The host half of one extension (SPEC EXT-3). Runs in its own worker_threads Worker (heap-capped by
+// the runner) and evaluates the extension's source in a node:vm context with code generation from
+// strings disabled and no Node globals. Plain ESM, so it loads from src/ (vitest) and dist/.
+//
+// Isolation rule: nothing but strings crosses between this worker's realm and the extension's realm.
+// The capability API is built *inside* the context by BOOTSTRAP; it closes over a single bridge
+// function that takes (op, json) and returns a JSON string or undefined, and never throws (an error
+// object from this realm would hand the extension this realm's Function constructor). Calls into the
+// extension go through `dispatch(kind, json)`, also defined inside the context.
+import { parentPort, workerData } from "node:worker_threads";
+import vm from "node:vm";
+
+const { code, filename, limits } = workerData;
+const port = parentPort;
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_PAYLOAD_CHARS = 64 * 1024;
+const MAX_DESCRIPTION_CHARS = 4_000;
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Evaluated inside the context; returns the dispatcher after installing `api` on the global. */
+const BOOTSTRAP = `(function install(bridge, global) {
+  "use strict";
+  const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze;
+  const defineProperty = Object.defineProperty, StringFn = String, ErrorCtor = Error, P = Promise;
+  const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map();
+
+  const describe = (e) => {
+    try {
+      if (e && typeof e === "object" && typeof e.message === "string") return (e.name ? e.name + ": " : "") + e.message;
+      return StringFn(e);
+    } catch { return "(unprintable error)"; }
+  };
+  const toJson = (value) => {
+    const text = stringify(value === undefined ? null : value);
+    return text === undefined ? "null" : text;
+  };
+  const call = (op, data) => {
+    let reply;
+    try { reply = bridge(op, toJson(data)); } catch { throw new ErrorCtor("the host bridge failed"); }
+    if (reply === undefined) return undefined;
+    const parsed = parse(reply);
+    if (parsed.error !== undefined) throw new ErrorCtor(parsed.error);
+    return parsed.value;
+  };
+  const failure = (where, e) => { try { call("failure", { where, message: describe(e) }); } catch {} };
+  const text = (args) => {
+    let out = "";
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      let s;
+      try { s = typeof a === "string" ? a : (a instanceof ErrorCtor ? describe(a) : stringify(a)); } catch { s = StringFn(a); }
+      out += (i ? " " : "") + (s === undefined ? StringFn(a) : s);
+    }
+    return out;
+  };
+  const requireFunction = (fn, what) => { if (typeof fn !== "function") throw new TypeError(what + " must be a function"); };
+
+  const api = {
+    tools: freeze({
+      /** Registers a tool; returns its disposer, or null when the host refused it (see api.log output). */
+      register(def, handler) {
+        requireFunction(handler, "the tool handler");
+        const d = def && typeof def === "object" ? def : {};
+        const name = StringFn(d.name);
+        if (tools.has(name)) { call("log", { line: "refused tool " + name + ": already registered by this extension" }); return null; }
+        const ok = call("register", { name, description: d.description === undefined ? "" : StringFn(d.description), inputSchema: d.inputSchema === undefined ? { type: "object" } : d.inputSchema });
+        if (!ok) return null;
+        tools.set(name, handler);
+        let live = true;
+        return () => { if (!live) return; live = false; tools.delete(name); call("unregister", { name }); };
+      },
+    }),
+    events: freeze({
+      /** Listens for host events named \`name\`; returns a disposer. */
+      on(name, fn) {
+        requireFunction(fn, "the listener");
+        const key = StringFn(name);
+        let set = listeners.get(key);
+        if (!set) listeners.set(key, (set = new Set()));
+        const entry = { fn };
+        set.add(entry);
+        return () => { set.delete(entry); };
+      },
+      emit(name, payload) { return call("emit", { name: StringFn(name), payload }); },
+    }),
+    log(...args) { return call("log", { line: text(args) }); },
+    setTimeout(fn, ms) {
+      requireFunction(fn, "the timer callback");
+      const id = call("setTimeout", { ms: typeof ms === "number" ? ms : 0 });
+      timers.set(id, fn);
+      return id;
+    },
+    clearTimeout(id) {
+      if (!timers.delete(id)) return;
+      call("clearTimeout", { id });
+    },
+    /** Answers calls from this extension's browser half. */
+    handle(method, fn) {
+      requireFunction(fn, "the handler");
+      const key = StringFn(method);
+      handles.set(key, fn);
+      return () => { if (handles.get(key) === fn) handles.delete(key); };
+    },
+    send(message) { return call("send", { message }); },
+  };
+  freeze(api);
+  defineProperty(global, "api", { value: api, writable: false, enumerable: false, configurable: false });
+
+  const settle = (id, run) => {
+    let result;
+    try { result = run(); } catch (e) { failure("call", e); call("result", { id, ok: false, error: describe(e) }); return; }
+    P.resolve(result).then(
+      (value) => {
+        let json;
+        try { json = toJson(value); } catch (e) { call("result", { id, ok: false, error: "the result is not JSON: " + describe(e) }); return; }
+        call("result", { id, ok: true, json });
+      },
+      (e) => { failure("call", e); call("result", { id, ok: false, error: describe(e) }); },
+    ).then(undefined, () => {});
+  };
+  const guard = (where, fn, arg) => {
+    try {
+      const r = fn(arg);
+      if (r && typeof r.then === "function") r.then(undefined, (e) => failure(where, e));
+    } catch (e) { failure(where, e); }
+  };
+
+  return function dispatch(kind, json) {
+    const m = parse(json);
+    if (kind === "invoke") {
+      const table = m.target === "handle" ? handles : tools;
+      const fn = table.get(m.name);
+      if (!fn) { call("result", { id: m.id, ok: false, missing: true, error: (m.target === "handle" ? "no handler for " : "no tool named ") + m.name }); return; }
+      settle(m.id, () => fn(m.args));
+    } else if (kind === "event") {
+      const set = listeners.get(m.name);
+      if (set) for (const entry of [...set]) guard("event " + m.name, entry.fn, m.payload);
+    } else if (kind === "timer") {
+      const fn = timers.get(m.id);
+      if (!fn) return;
+      timers.delete(m.id);
+      guard("timer", fn, undefined);
+    }
+  };
+})`;
+
+// ---- limits and rate ----------------------------------------------------------------------------
+let toolCount = 0;
+let toolRefusals = 0;
+let windowStart = Date.now();
+let windowCount = 0;
+let dropped = 0;
+const liveTimers = new Map();
+let nextTimerId = 1;
+
+const post = (message) => port.postMessage(message);
+
+/** send/emit/log share one budget per second; the rest is dropped and reported once per window. */
+function admit() {
+  const now = Date.now();
+  if (now - windowStart >= 1000) flushDropped(now);
+  if (windowCount >= limits.maxMessagesPerSecond) {
+    dropped++;
+    return false;
+  }
+  windowCount++;
+  return true;
+}
+function flushDropped(now = Date.now()) {
+  if (dropped > 0) post({ t: "dropped", count: dropped });
+  dropped = 0;
+  windowCount = 0;
+  windowStart = now;
+}
+
+const ok = (value) => (value === undefined ? undefined : JSON.stringify({ value }));
+const refuse = (error) => JSON.stringify({ error });
+
+function bridge(op, json) {
+  try {
+    if (typeof json !== "string") return refuse("bad bridge call");
+    if (json.length > MAX_PAYLOAD_CHARS && op !== "result") return refuse(`payload too large (over ${MAX_PAYLOAD_CHARS} characters)`);
+    const m = JSON.parse(json);
+    switch (op) {
+      case "register": {
+        const name = String(m.name);
+        if (!TOOL_NAME.test(name)) {
+          if (admit()) post({ t: "log", line: `refused tool ${JSON.stringify(name).slice(0, 80)}: use 1-64 letters, digits, "_" or "-"` });
+          return ok(false);
+        }
+        if (toolCount >= limits.maxTools) {
+          if (toolRefusals++ === 0) post({ t: "limit", what: "tools", message: `refused tool ${name}: the limit of ${limits.maxTools} tools is reached (further refusals are counted, not logged)` });
+          return ok(false);
+        }
+        toolCount++;
+        const inputSchema = m.inputSchema && typeof m.inputSchema === "object" && !Array.isArray(m.inputSchema) ? m.inputSchema : { type: "object" };
+        post({ t: "register", name, description: String(m.description ?? "").slice(0, MAX_DESCRIPTION_CHARS), inputSchema });
+        return ok(true);
+      }
+      case "unregister":
+        toolCount--;
+        post({ t: "unregister", name: String(m.name) });
+        return undefined;
+      case "log":
+        if (admit()) post({ t: "log", line: String(m.line).slice(0, limits.maxLogLineChars) });
+        return undefined;
+      case "emit":
+        if (admit()) post({ t: "emit", name: String(m.name), payload: m.payload ?? null });
+        return undefined;
+      case "send":
+        if (admit()) post({ t: "send", message: m.message ?? null });
+        return undefined;
+      case "setTimeout": {
+        if (liveTimers.size >= limits.maxTimers) return refuse(`timer limit reached (${limits.maxTimers} pending)`);
+        const id = nextTimerId++;
+        const ms = Math.min(Math.max(Number(m.ms) || 0, 0), MAX_TIMER_MS);
+        liveTimers.set(id, setTimeout(() => {
+          liveTimers.delete(id);
+          enter("timer", { id });
+        }, ms));
+        return ok(id);
+      }
+      case "clearTimeout": {
+        const timer = liveTimers.get(m.id);
+        if (timer) clearTimeout(timer);
+        liveTimers.delete(m.id);
+        return undefined;
+      }
+      case "result":
+        if (m.ok && m.json.length > limits.maxResultChars) {
+          post({ t: "result", id: m.id, ok: false, error: `the result is too large (over ${limits.maxResultChars} characters)` });
+        } else if (m.ok) {
+          post({ t: "result", id: m.id, ok: true, value: JSON.parse(m.json) });
+        } else {
+          post({ t: "result", id: m.id, ok: false, missing: m.missing === true, error: String(m.error).slice(0, 2_000) });
+        }
+        return undefined;
+      case "failure":
+        post({ t: "failure", where: String(m.where).slice(0, 200), message: String(m.message).slice(0, 2_000) });
+        return undefined;
+      default:
+        return refuse(`unknown operation ${String(op)}`);
+    }
+  } catch (error) {
+    return refuse(`host bridge error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+// ---- the context ---------------------------------------------------------------------------------
+// A null-prototype sandbox: `this.constructor` inside resolves to the context's own intrinsics, never
+// to this realm's Object/Function.
+const context = vm.createContext(Object.create(null), {
+  name: filename,
+  codeGeneration: { strings: false, wasm: false },
+});
+const install = vm.runInContext(BOOTSTRAP, context, { filename: "seam:extension-bootstrap" });
+const globalOfContext = vm.runInContext("globalThis", context);
+const dispatch = install(bridge, globalOfContext);
+
+function enter(kind, message) {
+  try {
+    dispatch(kind, JSON.stringify(message));
+  } catch (error) {
+    post({ t: "failure", where: kind, message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+port.on("message", (m) => {
+  if (m.t === "invoke") enter("invoke", { id: m.id, target: m.target, name: m.name, args: m.args ?? null });
+  else if (m.t === "event") enter("event", { name: m.name, payload: m.payload ?? null });
+});
+
+// Heartbeats prove the event loop turns; a callback stuck in a loop stops them and the host's
+// watchdog terminates this worker.
+setInterval(() => {
+  post({ t: "beat" });
+  if (Date.now() - windowStart >= 1000) flushDropped();
+}, limits.heartbeatMs);
+
+try {
+  // No importModuleDynamically: import() inside the extension rejects.
+  new vm.Script(code, { filename }).runInContext(context, { timeout: limits.evalTimeoutMs, breakOnSigint: false });
+} catch (error) {
+  const timedOut = error && error.code === "ERR_SCRIPT_EXECUTION_TIMEOUT";
+  const message = timedOut
+    ? `evaluation did not finish within ${limits.evalTimeoutMs} ms`
+    : describeForeign(error);
+  post({ t: "evalFailed", limit: timedOut, message });
+}
+// Ready only after the evaluation's microtasks ran (setImmediate comes after them); a microtask that
+// never returns keeps "ready" from arriving and the host's evaluation budget terminates the worker.
+setImmediate(() => post({ t: "ready" }));
+
+function describeForeign(error) {
+  try {
+    if (error && typeof error === "object") {
+      const name = typeof error.name === "string" ? error.name : "Error";
+      const where = typeof error.stack === "string" ? (error.stack.split("\n").find((l) => l.includes(filename)) ?? "").trim() : "";
+      return `${name}: ${String(error.message)}${where ? ` (${where.replace(/^at /, "at ")})` : ""}`;
+    }
+    return String(error);
+  } catch {
+    return "the extension threw an unprintable value";
+  }
+}
