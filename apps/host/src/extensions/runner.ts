@@ -177,9 +177,11 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
       : failed(`${label} ${state === "crashed" ? "crashed" : "exceeded its limits"}: ${message}`, { state }));
     for (const p of pending.values()) p.reject(reason);
     pending.clear();
-    if (wasStarting) settleStart?.(failed(`${label} failed to start: ${message ?? state}`, { state }));
-    resolveExited(state);
-    void own.dispose().catch((e: unknown) => log(`[teardown] ${messageOf(e)}`));
+    // A failed start and `exited` settle once everything it registered is gone.
+    void own.dispose().catch((e: unknown) => log(`[teardown] ${messageOf(e)}`)).finally(() => {
+      if (wasStarting) settleStart?.(failed(`${label} failed to start: ${message ?? state}`, { state }));
+      resolveExited(state);
+    });
   }
 
   const registerTool = (name: string, description: string, inputSchema: JsonSchema) => {

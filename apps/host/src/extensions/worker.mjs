@@ -105,6 +105,8 @@ const BOOTSTRAP = `(function install(bridge, global) {
     send(message) { return call("send", { message }); },
   };
   freeze(api);
+  // V8 gives every context an inspector-only console; the extension logs through api.log.
+  delete global.console;
   defineProperty(global, "api", { value: api, writable: false, enumerable: false, configurable: false });
 
   const settle = (id, run) => {
