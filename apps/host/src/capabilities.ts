@@ -3,7 +3,7 @@ import type { ToolDef } from "./agent/tool.js";
 
 /** Capabilities a later release adds; listed so the overview is honest about what is missing (UI-2). */
 const PLANNED: { id: string; title: string; note: string }[] = [
-  { id: "extensions", title: "Dynamic extensions", note: "Not built yet: extensions arrive with issue #7." },
+  { id: "extensions", title: "Dynamic extensions", note: "Not available yet (issue #7): the sandboxed runner for host halves exists, but the model cannot define or run extensions yet." },
 ];
 
 /** One row per capability: code present / configured / visible to the agent / ready now, with the reason. */
@@ -128,7 +128,15 @@ function webRow(tools: string[], web: WebHealth): CapabilityRow {
   const note = kinds.length === 0
     ? "Both web tools are disabled in Settings → Web."
     : failing.length > 0
-      ? failing.map((k) => `${k.tool}: ${k.selection.message}`).join(" ")
+      ? failing.map((k) => `${k.tool}: ${selectionProblem(k, k.selection)}`).join(" ")
       : kinds.map((k) => `${k.tool} uses ${k.selection.ok ? k.selection.id : "?"}`).join("; ") + ".";
   return { id: "web", title: "Web (web_search, web_fetch)", codePresent: true, configured, visible: tools.length > 0, ready: kinds.length > 0 && failing.length === 0, note, tools };
+}
+
+/** The selection failure in a few words; the full message is on Settings → Web. */
+function selectionProblem(k: WebKindHealth, failure: { code: string; message: string }): string {
+  const ids = k.providers.map((p) => p.id).join(", ");
+  if (failure.code === "no_provider_available") return `no provider is available; give one of ${ids} its key and choose it in Settings → Web.`;
+  if (failure.code === "ambiguous_provider") return "several providers are available; choose one in Settings → Web.";
+  return failure.message;
 }
