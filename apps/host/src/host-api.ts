@@ -1,7 +1,8 @@
 import type {
-  CapabilityRow, LspPreset, LspServerConfigInput, LspServerView, WebHealth, WebProbeInput, WebProbeResult, WebSettings, WebSettingsInput, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, McpExport, McpImportPreview, McpImportResult, McpServerConfigInput, McpServerView, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
+  CapabilityRow, LspPreset, LspServerConfigInput, LspServerView, WebHealth, WebProbeInput, WebProbeResult, WebSettings, WebSettingsInput, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
 } from "@seam/shared";
+import type { McpService } from "./mcp/service.js";
 
 /** What the tRPC layer may call: the capability services, nothing else (STYLE §5). */
 export interface HostApi {
@@ -26,18 +27,7 @@ export interface HostApi {
   capabilities: { list(): Promise<CapabilityRow[]> };
   processes: { list(): Promise<ProcessInfo[]> };
   /** MCP servers (MCP-10): saved configs with live state; every change is saved only once the host confirmed it. */
-  mcp: {
-    list(): McpServerView[];
-    add(config: McpServerConfigInput): Promise<McpServerView>;
-    update(name: string, config: McpServerConfigInput): Promise<McpServerView>;
-    remove(name: string): Promise<void>;
-    setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
-    restart(name: string): Promise<McpServerView>;
-    importPreview(json: string): Promise<McpImportPreview>;
-    importApply(json: string, names?: string[]): Promise<McpImportResult>;
-    exportJson(): Promise<McpExport>;
-    events(signal: AbortSignal): AsyncIterable<McpServerView[]>;
-  };
+  mcp: Omit<McpService, "settled">;
   /** The web seam's settings and provider health (WEB-3, WEB-11). */
   web: {
     settings(): Promise<WebSettings>;

@@ -1,27 +1,12 @@
-import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { HostError } from "../../src/core/errors.js";
 import { listChildren, sanitizeEnv, spawnChild } from "../../src/core/process.js";
 import { createScope } from "../../src/core/scope.js";
+import { isRunning } from "../support/process.js";
 
 const node = process.execPath;
 
-/** Gone means ESRCH, or a zombie nobody reaps (this container's init does not reap orphans). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw error;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function firstLine(stream: Readable): Promise<string> {
   return new Promise((resolve, reject) => {

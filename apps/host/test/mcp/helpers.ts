@@ -14,6 +14,7 @@ import type { ToolRegistry } from "../../src/agent/registry.js";
 import type { McpHub } from "../../src/mcp/mcp.js";
 import type { Clock, TimerLabel } from "../../src/mcp/supervisor.js";
 import type { FixtureState } from "../fixture/mcp/server.js";
+export { isRunning } from "../support/process.js";
 
 export const HOST_DIR = fileURLToPath(new URL("../..", import.meta.url));
 export const FIXTURE = fileURLToPath(new URL("../fixture/mcp/server.ts", import.meta.url));
@@ -128,18 +129,3 @@ export async function waitForState(hub: McpHub, name: string, state: McpServerSt
   return hub.get(name)!;
 }
 
-/** Gone means ESRCH, or a zombie nobody reaps (this container's init does not reap orphans). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw error;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
