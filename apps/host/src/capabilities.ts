@@ -1,11 +1,6 @@
 import type { CapabilityRow, LspServerView, McpServerState, McpServerView, ModelStatus, WebHealth, WebKindHealth } from "@seam/shared";
 import type { ToolDef } from "./agent/tool.js";
 
-/** Capabilities a later release adds; listed so the overview is honest about what is missing (UI-2). */
-const PLANNED: { id: string; title: string; note: string }[] = [
-  { id: "extensions", title: "Dynamic extensions", note: "Not available yet (issue #7): the sandboxed runner for host halves exists, but the model cannot define or run extensions yet." },
-];
-
 /** One row per capability: code present / configured / visible to the agent / ready now, with the reason. */
 export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers: McpServerView[] = [], web?: WebHealth, lspServers?: LspServerView[]): CapabilityRow[] {
   const byCapability = (id: string) => tools.filter((t) => t.capability === id).map((t) => t.name);
@@ -38,7 +33,7 @@ export function capabilityRows(tools: ToolDef[], model: ModelStatus, mcpServers:
     ...(lspServers ? [lspRow(byCapability("lsp"), lspServers)] : []),
     mcpRow(byCapability("mcp"), mcpServers),
     skillsRow(byCapability("skills")),
-    ...PLANNED.map((p) => ({ ...p, codePresent: false, configured: false, visible: false, ready: false, tools: byCapability(p.id) })),
+    extensionsRow(byCapability("extensions")),
   ];
 }
 
@@ -139,4 +134,21 @@ function selectionProblem(k: WebKindHealth, failure: { code: string; message: st
   if (failure.code === "no_provider_available") return `no provider is available; give one of ${ids} its key and choose it in Settings → Web.`;
   if (failure.code === "ambiguous_provider") return "several providers are available; choose one in Settings → Web.";
   return failure.message;
+}
+
+/** Extensions: the five extension_* tools plus whatever running extensions registered (EXT-1). */
+function extensionsRow(tools: string[]): CapabilityRow {
+  const own = tools.filter((t) => t.startsWith("extension_"));
+  return {
+    id: "extensions",
+    title: "Dynamic extensions (extension_*)",
+    codePresent: true,
+    configured: true,
+    visible: own.length > 0,
+    ready: own.length > 0,
+    note: own.length > 0
+      ? "The model can define extensions; each run needs your approval (see Extensions). Host halves run sandboxed in worker threads, browser halves in sandboxed frames."
+      : "The extension tools are not registered.",
+    tools,
+  };
 }

@@ -1,6 +1,7 @@
 import type {
   CapabilityRow, LspPreset, LspServerConfigInput, LspServerView, WebHealth, WebProbeInput, WebProbeResult, WebSettings, WebSettingsInput, SkillCompletion, SkillInspection, SkillSettings, SkillSettingsInput, SkillsWhereInput, ModelSettings, ProcessInfo, ModelStatus, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent,
   SessionInfo, SessionSendInput, ToolInfo,
+  ExtensionsSnapshot, ExtensionVersionSource, ApprovalAnswerInput, ExtensionSettingsInput, ExtensionSettings,
 } from "@seam/shared";
 import type { McpService } from "./mcp/service.js";
 
@@ -56,6 +57,25 @@ export interface HostApi {
     restart(input: { id: string; workspace?: string }): Promise<LspServerView>;
     /** Every server's view now, then after each burst of changes (processes starting, stopping, failing…). */
     events(signal: AbortSignal): AsyncIterable<LspServerView[]>;
+  };
+  /** Dynamic extensions (EXT-1..6): packages, runs, approvals, grants and the browser-half bridge. */
+  extensions: {
+    snapshot(): Promise<ExtensionsSnapshot>;
+    /** The snapshot now, then after each burst of changes. */
+    events(signal: AbortSignal): AsyncIterable<ExtensionsSnapshot>;
+    /** not_found:extensions when the package or version is unknown. */
+    source(input: { packageId: string; version: number }): Promise<ExtensionVersionSource>;
+    /** First answer wins; a later one gets conflict:extensions (`already_answered`), an unknown id not_found:extensions. */
+    answer(input: ApprovalAnswerInput): Promise<void>;
+    revokeGrant(input: { packageId: string }): Promise<void>;
+    stop(input: { runId: string }): Promise<void>;
+    /** A browser half's call to its host half's `api.handle(method, …)`. */
+    call(input: { runId: string; method: string; params: unknown }): Promise<unknown>;
+    /** What the host half `api.send`s to its browser half, live from now on; ends when the run ends. */
+    bridge(runId: string, signal: AbortSignal): AsyncIterable<unknown>;
+    /** A page reports rendering the run's browser half (EXT-4). */
+    reportBrowser(input: { runId: string; ok: boolean; message?: string }): Promise<void>;
+    setSettings(input: ExtensionSettingsInput): Promise<ExtensionSettings>;
   };
   info(): { version: string; pid: number; home: string; startedAt: string };
 }

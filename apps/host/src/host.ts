@@ -18,6 +18,9 @@ import { createWebSeam } from "./web/web.js";
 import { openDatabase } from "./persistence/db.js";
 import { createModelSettings } from "./settings/model.js";
 import { workspaceTools } from "./workspace/workspace.js";
+import { createExtensions } from "./extensions/service.js";
+import { createExtensionStore } from "./extensions/store.js";
+import { extensionTools } from "./extensions/tools.js";
 
 export interface HostOptions { home: string; env: NodeJS.ProcessEnv; version: string }
 
@@ -52,6 +55,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     store: db.store, registry, runtime, hooks, model: () => model.resolve(),
     userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
   });
+  const extensions = createExtensions(scope.child("extensions"), { extStore: createExtensionStore(db), store: db.store, registry });
+  for (const tool of extensionTools(extensions, registry)) tools.add(registry.register(tool), `tool:${tool.name}`);
   const workspaceOf = async (where: SkillsWhereInput) => ("workspace" in where ? where.workspace : (await sessions.detail(where.sessionId)).session.workspace);
 
   const toolInfo = (sessionId?: string) => registry.visible(sessionId).map((t) => ({
@@ -59,7 +64,15 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   }));
 
   return {
-    sessions,
+    sessions: {
+      ...sessions,
+      // A deleted session's extensions stop and its run requests are withdrawn (EXT-2).
+      remove: async (id) => {
+        await extensions.forgetSession(id);
+        await sessions.remove(id);
+      },
+    },
+    extensions: extensions.api,
     tools: { list: async (sessionId) => toolInfo(sessionId) },
     settings: { model: () => model.status(), setModel: (s) => model.set(s) },
     capabilities: { list: async () => capabilityRows(registry.visible(), await model.status(), mcp.list(), web.health(), lsp.list()) },

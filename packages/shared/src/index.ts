@@ -33,3 +33,10 @@ export {
   LspRestartInput, LspUpdateInput,
 } from "./lsp.js";
 export type { LspServerConfigInput } from "./lsp.js";
+export {
+  EXTENSION_NAME, ExtensionName, EXTENSION_CODE_MAX, ExtensionRefusal, ExtensionApprovalKind, ExtensionVersionSummary,
+  ExtensionVersionSource, ExtensionGrantView, ExtensionRunState, ExtensionBrowserState, ExtensionRunView, ExtensionPackageView,
+  ApprovalRequestView, ExtensionSettings, ExtensionsSnapshot, ExtensionSourceInput, ApprovalAnswerInput, ExtensionPackageRef,
+  ExtensionRunRef, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
+} from "./extensions.js";
+export type { ExtensionSettingsInput } from "./extensions.js";

@@ -82,6 +82,14 @@ export interface HostHalf {
   stop(): Promise<void>;
 }
 
+/** Host services a host half may call (`api.web.*`); each gets the run's abort signal. */
+export interface HostHalfServices {
+  web?: {
+    fetch(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+    search(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  };
+}
+
 export interface StartHostHalfOptions {
   sessionId: string;
   packageName: string;
@@ -90,6 +98,7 @@ export interface StartHostHalfOptions {
   code: string;
   registry: ToolRegistry;
   limits?: Partial<HostHalfLimits>;
+  services?: HostHalfServices;
 }
 
 type FromWorker =
@@ -104,7 +113,8 @@ type FromWorker =
   | { t: "send"; message: unknown }
   | { t: "result"; id: number; ok: true; value: unknown }
   | { t: "result"; id: number; ok: false; error: string; missing?: boolean }
-  | { t: "failure"; where: string; message: string };
+  | { t: "failure"; where: string; message: string }
+  | { t: "service"; id: number; service: string; method: string; args: unknown };
 
 interface Pending {
   resolve(value: unknown): void;
@@ -338,6 +348,9 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
         if (sent.length > limits.maxQueuedSends) sent.splice(0, sent.length - limits.maxQueuedSends);
         outbound({ kind: "send", message: m.message });
         return;
+      case "service":
+        void callService(m);
+        return;
       case "failure":
         failure = `${m.where}: ${m.message}`;
         log(`[error] ${failure}`);
@@ -352,6 +365,24 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
       }
     }
   });
+  /** Answers one `api.web.*` call; the answer is dropped if the half stopped meanwhile. */
+  async function callService(m: { id: number; service: string; method: string; args: unknown }) {
+    const reply = (answer: { ok: true; value: unknown } | { ok: false; error: string }) => {
+      if (current === "running" || current === "starting") worker.postMessage({ t: "serviceResult", id: m.id, ...answer });
+    };
+    const group = m.service === "web" ? opts.services?.web : undefined;
+    const fn = group && (m.method === "fetch" || m.method === "search") ? group[m.method] : undefined;
+    if (!fn) return reply({ ok: false, error: `the ${m.service} service is not available to extensions here` });
+    const args = m.args && typeof m.args === "object" && !Array.isArray(m.args) ? (m.args as Record<string, unknown>) : {};
+    try {
+      const value = await fn(args, own.signal);
+      reply({ ok: true, value: JSON.parse(JSON.stringify(value ?? null)) });
+    } catch (error) {
+      const code = error instanceof HostError ? `[${error.publicCode}] ` : "";
+      reply({ ok: false, error: `${m.service}.${m.method} failed: ${code}${messageOf(error)}` });
+    }
+  }
+
   worker.on("error", (error: Error & { code?: string }) => {
     if (error.code === "ERR_WORKER_OUT_OF_MEMORY") end("limit_exceeded", `ran out of memory (heap limit ${limits.maxOldGenerationSizeMb} MB)`);
     else end("crashed", `the worker failed: ${messageOf(error)}`);

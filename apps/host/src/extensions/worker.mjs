@@ -23,7 +23,7 @@ const BOOTSTRAP = `(function install(bridge, global) {
   "use strict";
   const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze;
   const defineProperty = Object.defineProperty, StringFn = String, ErrorCtor = Error, P = Promise;
-  const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map();
+  const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map(), services = new Map();
 
   const describe = (e) => {
     try {
@@ -62,7 +62,8 @@ const BOOTSTRAP = `(function install(bridge, global) {
       register(def, handler) {
         requireFunction(handler, "the tool handler");
         const d = def && typeof def === "object" ? def : {};
-        const name = StringFn(d.name);
+        if (typeof d.name !== "string") throw new TypeError('a tool needs a name: api.tools.register({ name: "my_tool", … }, handler)');
+        const name = d.name;
         if (tools.has(name)) { call("log", { line: "refused tool " + name + ": already registered by this extension" }); return null; }
         const ok = call("register", { name, description: d.description === undefined ? "" : StringFn(d.description), inputSchema: d.inputSchema === undefined ? { type: "object" } : d.inputSchema });
         if (!ok) return null;
@@ -103,7 +104,18 @@ const BOOTSTRAP = `(function install(bridge, global) {
       return () => { if (handles.get(key) === fn) handles.delete(key); };
     },
     send(message) { return call("send", { message }); },
+    web: freeze({
+      /** Fetches a URL through the host's web seam (SSRF guard, limits); resolves with its result. */
+      fetch(url, options) { return service("web", "fetch", { ...(options && typeof options === "object" ? options : {}), url: StringFn(url) }); },
+      /** Searches the web through the host's web seam; resolves with its results. */
+      search(query, options) { return service("web", "search", { ...(options && typeof options === "object" ? options : {}), queries: [StringFn(query)] }); },
+    }),
   };
+  // A host service call: the bridge hands out an id and the answer arrives later through dispatch.
+  function service(name, method, args) {
+    const id = call("service", { service: name, method, args });
+    return new P((resolve, reject) => services.set(id, { resolve, reject }));
+  }
   freeze(api);
   // V8 gives every context an inspector-only console; the extension logs through api.log.
   delete global.console;
@@ -138,6 +150,12 @@ const BOOTSTRAP = `(function install(bridge, global) {
     } else if (kind === "event") {
       const set = listeners.get(m.name);
       if (set) for (const entry of [...set]) guard("event " + m.name, entry.fn, m.payload);
+    } else if (kind === "service") {
+      const pending = services.get(m.id);
+      if (!pending) return;
+      services.delete(m.id);
+      if (m.ok) pending.resolve(m.value);
+      else pending.reject(new ErrorCtor(m.error));
     } else if (kind === "timer") {
       const fn = timers.get(m.id);
       if (!fn) return;
@@ -155,6 +173,9 @@ let windowCount = 0;
 let dropped = 0;
 const liveTimers = new Map();
 let nextTimerId = 1;
+const MAX_PENDING_SERVICE_CALLS = 8;
+let pendingServiceCalls = 0;
+let nextServiceId = 1;
 
 const post = (message) => port.postMessage(message);
 
@@ -238,6 +259,13 @@ function bridge(op, json) {
           post({ t: "result", id: m.id, ok: false, missing: m.missing === true, error: String(m.error).slice(0, 2_000) });
         }
         return undefined;
+      case "service": {
+        if (pendingServiceCalls >= MAX_PENDING_SERVICE_CALLS) return refuse(`too many service calls in flight (at most ${MAX_PENDING_SERVICE_CALLS}); await the earlier ones`);
+        pendingServiceCalls++;
+        const id = nextServiceId++;
+        post({ t: "service", id, service: String(m.service), method: String(m.method), args: m.args ?? null });
+        return ok(id);
+      }
       case "failure":
         post({ t: "failure", where: String(m.where).slice(0, 200), message: String(m.message).slice(0, 2_000) });
         return undefined;
@@ -271,6 +299,10 @@ function enter(kind, message) {
 port.on("message", (m) => {
   if (m.t === "invoke") enter("invoke", { id: m.id, target: m.target, name: m.name, args: m.args ?? null });
   else if (m.t === "event") enter("event", { name: m.name, payload: m.payload ?? null });
+  else if (m.t === "serviceResult") {
+    pendingServiceCalls--;
+    enter("service", m.ok ? { id: m.id, ok: true, value: m.value ?? null } : { id: m.id, ok: false, error: String(m.error) });
+  }
 });
 
 // Heartbeats prove the event loop turns; a callback stuck in a loop stops them and the host's

@@ -7,6 +7,10 @@ import { Prisma } from "../generated/prisma/client.js";
  */
 export function toHostError(error: unknown, what: string): HostError {
   if (error instanceof HostError) return error;
+  // A trigger's RAISE(ABORT, …) arrives with whatever code the adapter picked; its text says what it is.
+  if (/are immutable/.test(messageOf(error))) {
+    return new HostError("conflict:db", `${what}: extension versions are immutable`, undefined, { cause: error });
+  }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const data = { prismaCode: error.code };
     switch (error.code) {

@@ -7,6 +7,7 @@ import { skillsRouter } from "./routers/skills.js";
 import { webRouter } from "./routers/web.js";
 import { mcpRouter } from "./routers/mcp.js";
 import { lspRouter } from "./routers/lsp.js";
+import { extensionsRouter } from "./routers/extensions.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -19,6 +20,7 @@ export const appRouter = router({
   web: webRouter,
   mcp: mcpRouter,
   lsp: lspRouter,
+  extensions: extensionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

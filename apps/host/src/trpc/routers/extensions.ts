@@ -1,0 +1,35 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { tracked } from "@trpc/server";
+import {
+  ApprovalAnswerInput, ExtensionBridgeCallInput, ExtensionBrowserReportInput, ExtensionPackageRef, ExtensionRunRef,
+  ExtensionSettings, ExtensionSourceInput,
+} from "@seam/shared";
+import { procedure } from "../trpc.js";
+
+let eventSeq = 0;
+let bridgeSeq = 0;
+
+/** Dynamic extensions (EXT-4..6): the page's view, approvals, grants and the browser-half bridge. */
+export const extensionsRouter = {
+  snapshot: procedure.query(({ ctx }) => ctx.host.extensions.snapshot()),
+  /** The snapshot now, then after each burst of changes. */
+  events: procedure.subscription(async function* ({ ctx, signal }) {
+    for await (const snapshot of ctx.host.extensions.events(signal ?? new AbortController().signal)) {
+      yield tracked(String(++eventSeq), snapshot);
+    }
+  }),
+  source: procedure.input(ExtensionSourceInput).query(({ ctx, input }) => ctx.host.extensions.source(input)),
+  answer: procedure.input(ApprovalAnswerInput).mutation(({ ctx, input }) => ctx.host.extensions.answer(input)),
+  revokeGrant: procedure.input(ExtensionPackageRef).mutation(({ ctx, input }) => ctx.host.extensions.revokeGrant(input)),
+  stop: procedure.input(ExtensionRunRef).mutation(({ ctx, input }) => ctx.host.extensions.stop(input)),
+  setSettings: procedure.input(ExtensionSettings).mutation(({ ctx, input }) => ctx.host.extensions.setSettings(input)),
+  /** Browser half → host half. The result is whatever the handler returned (JSON). */
+  call: procedure.input(ExtensionBridgeCallInput).mutation(async ({ ctx, input }) => ({ value: await ctx.host.extensions.call(input) })),
+  /** Host half → browser half: each `api.send` message of the run, from subscription time on. */
+  bridge: procedure.input(ExtensionRunRef).subscription(async function* ({ ctx, input, signal }) {
+    for await (const message of ctx.host.extensions.bridge(input.runId, signal ?? new AbortController().signal)) {
+      yield tracked(String(++bridgeSeq), { message });
+    }
+  }),
+  reportBrowser: procedure.input(ExtensionBrowserReportInput).mutation(({ ctx, input }) => ctx.host.extensions.reportBrowser(input)),
+} satisfies TRPCRouterRecord;
