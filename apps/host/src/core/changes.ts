@@ -13,15 +13,25 @@ export interface Changes<T> {
   close(): void;
 }
 
-export function createChanges<T>(read: () => T | Promise<T>, opts: { throttleMs?: number } = {}): Changes<T> {
+export function createChanges<T>(
+  read: () => T | Promise<T>,
+  opts: { throttleMs?: number; onListenerError?: (error: unknown) => void } = {},
+): Changes<T> {
   const throttleMs = opts.throttleMs ?? 50;
   const listeners = new Set<{ fn: () => void }>();
   let closed = false;
+  const notify = () => {
+    for (const l of [...listeners]) {
+      try {
+        l.fn();
+      } catch (error) {
+        opts.onListenerError?.(error);
+      }
+    }
+  };
 
   return {
-    changed() {
-      for (const l of [...listeners]) l.fn();
-    },
+    changed: notify,
     on(fn) {
       const entry = { fn };
       listeners.add(entry);
@@ -29,7 +39,7 @@ export function createChanges<T>(read: () => T | Promise<T>, opts: { throttleMs?
     },
     close() {
       closed = true;
-      for (const l of [...listeners]) l.fn();
+      notify();
     },
     async *snapshots(signal) {
       let dirty = false;

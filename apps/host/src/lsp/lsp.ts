@@ -2,6 +2,7 @@ import { LspSettings, LspServerConfig, type LspPreset, type LspServerConfigInput
 import type { ToolRegistry } from "../agent/registry.js";
 import type { ToolDef } from "../agent/tool.js";
 import { HostError, messageOf } from "../core/errors.js";
+import { createChanges } from "../core/changes.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { Store } from "../persistence/store.js";
@@ -75,17 +76,9 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   let configs: LspServerConfig[] = await load(deps.store, log);
   const active = new Map<string, Active>();
   const problems = new Map<string, string>();
-  const listeners = new Set<{ fn: () => void }>();
   let closed = false;
-  const changed = () => {
-    for (const { fn } of [...listeners]) {
-      try {
-        fn();
-      } catch (error) {
-        log.warn("a change listener failed", { error: messageOf(error) });
-      }
-    }
-  };
+  const changes = createChanges(() => list(), { throttleMs, onListenerError: (error) => log.warn("a change listener failed", { error: messageOf(error) }) });
+  const changed = () => changes.changed();
 
   const pool = createPool(scope, {
     ...deps.pool,
@@ -237,38 +230,8 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
       await pool.restart(id, workspace);
       return viewOf(c);
     }),
-    events: (signal) => snapshots(signal),
+    events: (signal) => changes.snapshots(signal),
   };
-
-  async function* snapshots(signal: AbortSignal): AsyncGenerator<LspServerView[]> {
-    let dirty = false;
-    let wake: (() => void) | null = null;
-    const listener = { fn: () => { dirty = true; wake?.(); } };
-    const onAbort = () => wake?.();
-    listeners.add(listener);
-    signal.addEventListener("abort", onAbort);
-    const over = () => signal.aborted || closed;
-    try {
-      yield list();
-      while (!over()) {
-        if (!dirty) await new Promise<void>((r) => { wake = r; });
-        wake = null;
-        if (over()) return;
-        // Let the rest of a burst arrive, then send one snapshot for all of it.
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, throttleMs);
-          wake = () => { clearTimeout(t); r(); };
-        });
-        wake = null;
-        if (over()) return;
-        dirty = false;
-        yield list();
-      }
-    } finally {
-      listeners.delete(listener);
-      signal.removeEventListener("abort", onAbort);
-    }
-  }
 
   // Start-up activation: conflicts in what was saved leave both sides inactive, with the reason.
   for (const c of extensionConflicts(configs)) {
@@ -284,8 +247,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     registered = undefined;
     for (const a of active.values()) a.dispose();
     active.clear();
-    changed();
-    listeners.clear();
+    changes.close();
   }, "lsp:routes");
 
   return {
@@ -296,11 +258,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     toolVisible: () => registered !== undefined,
     providers,
     pool,
-    onChange(fn) {
-      const listener = { fn };
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
+    onChange: (fn) => changes.on(fn),
   };
 }
 

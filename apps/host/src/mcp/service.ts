@@ -3,6 +3,7 @@ import {
   type McpServerView,
 } from "@seam/shared";
 import type { z } from "zod";
+import { createChanges } from "../core/changes.js";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Database } from "../persistence/db.js";
@@ -61,14 +62,13 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
   const bootErrors = new Map<string, string>();
   let closed = false;
 
-  const listeners = new Set<() => void>();
-  const changed = () => { for (const fn of [...listeners]) fn(); };
+  const changes = createChanges(() => list(), { throttleMs });
+  const changed = () => changes.changed();
   scope.add(hub.onChange(changed), "mcp:hub-listener");
   scope.add(() => {
     closed = true;
-    // Wake any open `events` stream so it ends.
-    for (const fn of [...listeners]) fn();
-    listeners.clear();
+    // Ends any open `events` stream.
+    changes.close();
   }, "mcp:service");
 
   // One mutation at a time per server name; a rename holds both names (taken in sorted order).
@@ -234,40 +234,9 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
       return result;
     },
     exportJson: async () => exportServers(list().map((v) => v.config)),
-    events: (signal) => snapshots(signal),
+    events: (signal) => changes.snapshots(signal),
     settled: () => boot,
   };
-
-  async function* snapshots(signal: AbortSignal): AsyncGenerator<McpServerView[]> {
-    let dirty = false;
-    let onDirty: (() => void) | null = null;
-    let onStop: (() => void) | null = null;
-    const onChange = () => { dirty = true; onDirty?.(); };
-    const onAbort = () => { onDirty?.(); onStop?.(); };
-    listeners.add(onChange);
-    signal.addEventListener("abort", onAbort);
-    const over = () => signal.aborted || closed;
-    try {
-      yield list();
-      while (!over()) {
-        if (!dirty) await new Promise<void>((r) => { onDirty = r; });
-        onDirty = null;
-        if (over()) return;
-        // Let the rest of a burst arrive, then send one snapshot for all of it.
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, throttleMs);
-          onStop = () => { clearTimeout(t); r(); };
-        });
-        onStop = null;
-        if (over()) return;
-        dirty = false;
-        yield list();
-      }
-    } finally {
-      listeners.delete(onChange);
-      signal.removeEventListener("abort", onAbort);
-    }
-  }
 
   // Start-up activation in the background (MCP-3): failures are shown as the server's state.
   const boot = Promise.all([...configs.values()].map(async (c) => {
