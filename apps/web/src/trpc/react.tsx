@@ -5,6 +5,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import { trackingFetch } from "./connection";
+import { pageEventSource } from "./page-event-source";
 import { makeQueryClient } from "./query-client";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -29,7 +30,7 @@ function makeTrpcClient() {
       splitLink({
         condition: (op) => op.type === "subscription",
         // Native EventSource; the seam_token cookie travels with it (same origin).
-        true: httpSubscriptionLink({ url, eventSourceOptions: () => ({ withCredentials: true }) }),
+        true: httpSubscriptionLink({ url, EventSource: pageEventSource(), eventSourceOptions: () => ({ withCredentials: true }) }),
         false: httpBatchLink({ url, fetch: trackingFetch, maxURLLength: 4000 }),
       }),
     ],

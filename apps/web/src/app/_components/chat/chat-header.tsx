@@ -23,8 +23,9 @@ export function ChatHeader({
   onStop: () => void;
 }) {
   const [deleting, setDeleting] = useState(false);
+  // pr-14 leaves the top-right corner to the approval tray bell.
   return (
-    <header className="flex min-h-13 shrink-0 items-center gap-3 border-b px-4 py-2">
+    <header className="flex min-h-13 shrink-0 items-center gap-3 border-b py-2 pl-4 pr-14">
       <div className="min-w-0 flex-1">
         <EditableTitle session={session} />
         <div className="truncate font-mono text-[11.5px] text-muted-foreground" title={session.workspace}>

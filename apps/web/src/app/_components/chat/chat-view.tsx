@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { useSessions } from "../sessions/use-sessions";
+import { SessionApprovals, SessionFrames } from "../extensions/session-extensions";
 import { ToolPalette } from "../tools/tool-palette";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
@@ -95,6 +96,7 @@ export function ChatView({ id }: { id: string }) {
             ) : (
               <Timeline rows={rows} running={turn} />
             )}
+            <SessionApprovals sessionId={id} />
           </div>
         </div>
         {!atBottom && (
@@ -114,6 +116,7 @@ export function ChatView({ id }: { id: string }) {
           {live === "connecting" && state.loaded && (
             <p className="text-center text-[12px] text-muted-foreground">Reconnecting to live updates…</p>
           )}
+          <SessionFrames sessionId={id} />
           {direct && <ModeBanner onOpenTools={() => openPalette()} />}
           {stop.error && <p className="text-[13px] text-destructive">Could not stop the turn: {stop.error.message}</p>}
           <Composer

@@ -5,6 +5,7 @@ import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
+import { ExtensionDefineResult, ExtensionRefusal, extensionRefusalOf, extensionSummary } from "./extension-result";
 import { LspResult, lspViewOf } from "./lsp-result";
 import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
 import { ToolStatusChip } from "./tool-status-chip";
@@ -15,7 +16,7 @@ import { WebResult, webViewOf } from "./web-result";
 export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem }) {
   const [open, setOpen] = useState(false);
   const Icon = toolIcon(call.name);
-  const summary = summarizeArgs(call.args);
+  const summary = extensionSummary(call) ?? summarizeArgs(call.args);
   return (
     <div
       data-testid="tool-card"
@@ -52,6 +53,8 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
   const canonical = prettyJson(call.canonical ?? { status: call.status, error: call.error, args: call.args });
   const web = webViewOf(call);
   const lsp = web ? null : lspViewOf(call);
+  const extDefine = call.name === "extension_define";
+  const extRefusal = extDefine ? null : extensionRefusalOf(call);
   return (
     <Tabs defaultValue="args" className="border-t bg-code px-2.5 pb-2.5 pt-2">
       <div className="flex items-center justify-between gap-2">
@@ -74,6 +77,13 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
           <p data-testid="tool-card-result" className="px-1 py-2 text-xs text-muted-foreground">
             Still running…
           </p>
+        ) : extDefine ? (
+          <ExtensionDefineResult call={call} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
+        ) : extRefusal ? (
+          <>
+            <ExtensionRefusal {...extRefusal} />
+            <Pane testId="tool-card-result" text={result} tone="error" />
+          </>
         ) : lsp ? (
           <LspResult view={lsp} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
         ) : web ? (

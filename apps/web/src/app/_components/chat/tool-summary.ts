@@ -1,4 +1,4 @@
-import { FileTextIcon, GlobeIcon, ListTreeIcon, PencilIcon, SearchIcon, TerminalIcon, WrenchIcon, type LucideIcon } from "lucide-react";
+import { FileTextIcon, GlobeIcon, ListTreeIcon, PencilIcon, PuzzleIcon, SearchIcon, TerminalIcon, WrenchIcon, type LucideIcon } from "lucide-react";
 
 /** One line describing a tool call's arguments: `path: "src/a.ts", limit: 20`. */
 export function summarizeArgs(args: unknown, max = 120): string {
@@ -20,6 +20,7 @@ function clip(s: string, max: number): string {
 
 export function toolIcon(name: string): LucideIcon {
   const n = name.toLowerCase();
+  if (n.startsWith("extension_")) return PuzzleIcon;
   if (/(shell|exec|run|command|bash)/.test(n)) return TerminalIcon;
   if (/(search|grep|find|query)/.test(n)) return SearchIcon;
   if (/(web|fetch|http|url|browse)/.test(n)) return GlobeIcon;

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useConnection } from "@/trpc/connection";
 import { useTRPC } from "@/trpc/react";
+import { ApprovalTray } from "../extensions/approval-tray";
 import { Sidebar } from "./sidebar";
 import { NotConnected } from "./not-connected";
 
@@ -19,6 +20,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   });
 
   const [collapsed, setCollapsed] = useState(false);
+  const [trayOpen, setTrayOpen] = useState(false);
   useEffect(() => {
     setCollapsed(window.localStorage.getItem(COLLAPSE_KEY) === "1");
   }, []);
@@ -45,8 +47,11 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex h-dvh overflow-hidden">
-      <Sidebar collapsed={collapsed} onToggle={toggle} hostVersion={health.data?.version} />
-      <main className="flex min-w-0 flex-1 flex-col overflow-hidden">{children}</main>
+      <Sidebar collapsed={collapsed} onToggle={toggle} hostVersion={health.data?.version} onOpenApprovals={() => setTrayOpen(true)} />
+      <main className="relative flex min-w-0 flex-1 flex-col overflow-hidden">
+        {children}
+        <ApprovalTray open={trayOpen} onOpenChange={setTrayOpen} />
+      </main>
     </div>
   );
 }

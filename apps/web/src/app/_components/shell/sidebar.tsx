@@ -1,22 +1,35 @@
 "use client";
-import { BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, SettingsIcon, SparklesIcon } from "lucide-react";
+import { BellIcon, BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, PuzzleIcon, SettingsIcon, SparklesIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
+import { useExtensions } from "../extensions/use-extensions";
 import { NewSessionDialog } from "../sessions/new-session-dialog";
 import { SessionList } from "../sessions/session-list";
 
 const NAV = [
+  { href: "/extensions", label: "Extensions", icon: PuzzleIcon },
   { href: "/mcp", label: "MCP", icon: PlugIcon },
   { href: "/skills", label: "Skills", icon: SparklesIcon },
   { href: "/settings", label: "Settings", icon: SettingsIcon },
   { href: "/capabilities", label: "Capabilities", icon: BlocksIcon },
 ] as const;
 
-export function Sidebar({ collapsed, onToggle, hostVersion }: { collapsed: boolean; onToggle: () => void; hostVersion?: string }) {
+export function Sidebar({
+  collapsed,
+  onToggle,
+  hostVersion,
+  onOpenApprovals,
+}: {
+  collapsed: boolean;
+  onToggle: () => void;
+  hostVersion?: string;
+  onOpenApprovals: () => void;
+}) {
   const pathname = usePathname();
+  const pending = useExtensions().data?.approvals.length ?? 0;
 
   if (collapsed) {
     return (
@@ -34,6 +47,12 @@ export function Sidebar({ collapsed, onToggle, hostVersion }: { collapsed: boole
           }
         />
         <div className="flex-1" />
+        <Tip label={pending ? `Approvals (${pending} pending)` : "Approvals"} side="right">
+          <Button variant="subtle" size="icon-sm" className="relative" data-testid="nav-approvals" aria-label={pending ? `Approvals, ${pending} pending` : "Approvals"} onClick={onOpenApprovals}>
+            <BellIcon />
+            {pending > 0 && <span aria-hidden className="absolute right-1 top-1 size-2 rounded-full bg-primary" />}
+          </Button>
+        </Tip>
         {NAV.map(({ href, label, icon: Icon }) => (
           <Tip key={href} label={label} side="right">
             <Button asChild variant="subtle" size="icon-sm" className={cn(pathname === href && "bg-subtle text-foreground")}>
@@ -71,6 +90,21 @@ export function Sidebar({ collapsed, onToggle, hostVersion }: { collapsed: boole
       </div>
       <SessionList />
       <nav aria-label="Pages" className="flex flex-col gap-px border-t px-2 py-2">
+        <button
+          type="button"
+          data-testid="nav-approvals"
+          aria-label={pending ? `Approvals, ${pending} pending` : "Approvals"}
+          onClick={onOpenApprovals}
+          className="flex cursor-pointer items-center gap-2.5 rounded-lg px-2.5 py-1.5 text-left text-[13.5px] text-muted-foreground transition-colors hover:bg-muted hover:text-foreground"
+        >
+          <BellIcon className="size-4" />
+          <span className="flex-1">Approvals</span>
+          {pending > 0 && (
+            <span data-testid="nav-approvals-count" className="rounded-full bg-primary px-1.5 py-px text-[11px] font-semibold text-primary-foreground tabular-nums">
+              {pending}
+            </span>
+          )}
+        </button>
         {NAV.map(({ href, label, icon: Icon }) => (
           <Link
             key={href}
