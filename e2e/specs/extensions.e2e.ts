@@ -108,4 +108,19 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
     await other.close();
     await expect(frameOf(page, "snoop").first().frameLocator("iframe").locator("#report")).toBeVisible({ timeout: 20_000 });
   });
+
+  test("a browser half that throws while rendering is refused with browser_half_failed and shown on the page", async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto(host.url("/"));
+    await createSession(page, "Broken widget");
+    await send(page, "Run the broken widget");
+    await approvalFor(page, "broken").getByRole("button", { name: "Allow" }).click();
+    const run = toolCard(page, "extension_run").last();
+    await expect(run).toHaveAttribute("data-status", "error", { timeout: 20_000 });
+    await expect(run).toContainText("browser_half_failed");
+    await expect(page.getByTestId("message-assistant").last()).toContainText("missingHelper is not defined");
+    await page.goto(host.url("/extensions"));
+    const failed = page.locator('[data-testid="extension-run"][data-package="broken"]').first();
+    await expect(failed.getByTestId("extension-run-browser-failure")).toContainText("missingHelper is not defined");
+  });
 });
