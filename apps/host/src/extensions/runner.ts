@@ -67,6 +67,10 @@ export interface HostHalf {
   logs(): string[];
   /** Names of the tools it currently has registered in the session. */
   tools(): string[];
+  /** The services it currently provides. */
+  services(): ProvidedService[];
+  /** Calls a method of a service it provides; rejects like `call`. */
+  callService(service: string, method: string, args: unknown, signal?: AbortSignal): Promise<unknown>;
   /** Resolves with the final state once it stops running, for whatever reason. */
   readonly exited: Promise<HostHalfState>;
   /** Calls one of its tools; rejects with HostError (`not_running`, `extension_timeout`, `extension_tool_failed`, …). */
@@ -82,13 +86,18 @@ export interface HostHalf {
   stop(): Promise<void>;
 }
 
-/** Host services a host half may call (`api.web.*`); each gets the run's abort signal. */
+/** Services a host half may call (`api.web.*`, `api.services.call`); each gets the run's abort signal. */
 export interface HostHalfServices {
   web?: {
     fetch(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
     search(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
   };
+  /** Any other service name: one another extension provides (`api.services.provide`). */
+  call?(service: string, method: string, args: unknown, signal: AbortSignal): Promise<unknown>;
 }
+
+/** A service this host half provides with `api.services.provide`. */
+export interface ProvidedService { name: string; methods: string[] }
 
 export interface StartHostHalfOptions {
   sessionId: string;
@@ -114,7 +123,9 @@ type FromWorker =
   | { t: "result"; id: number; ok: true; value: unknown }
   | { t: "result"; id: number; ok: false; error: string; missing?: boolean }
   | { t: "failure"; where: string; message: string }
-  | { t: "service"; id: number; service: string; method: string; args: unknown };
+  | { t: "service"; id: number; service: string; method: string; args: unknown }
+  | { t: "provide"; name: string; methods: string[] }
+  | { t: "unprovide"; name: string };
 
 interface Pending {
   resolve(value: unknown): void;
@@ -142,6 +153,7 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
   const logLines: string[] = [];
   const sent: unknown[] = [];
   const toolDisposers = new Map<string, Disposer>();
+  const provided = new Map<string, string[]>();
   const pending = new Map<number, Pending>();
   const outboundListeners = new Set<{ fn: (m: Outbound) => void }>();
   let nextCallId = 1;
@@ -224,7 +236,7 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
     }
   };
 
-  const invoke = (target: "tool" | "handle", name: string, args: unknown, signal?: AbortSignal): Promise<unknown> => {
+  const invoke = (target: "tool" | "handle" | "service", name: string, args: unknown, signal?: AbortSignal, service?: string): Promise<unknown> => {
     if (current !== "running") {
       return Promise.reject(new HostError("closed:extensions", `${label} is not running (${current}).`, { reason: "not_running" }));
     }
@@ -236,7 +248,7 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
       return Promise.reject(new HostError("bad_input:extensions", `The arguments are not JSON: ${messageOf(error)}`));
     }
     const id = nextCallId++;
-    const what = target === "tool" ? `tool ${name}` : `handler ${name}`;
+    const what = target === "tool" ? `tool ${name}` : target === "service" ? `service ${service}.${name}` : `handler ${name}`;
     return new Promise<unknown>((resolve, reject) => {
       const cleanup = () => {
         clearTimeout(timer);
@@ -261,7 +273,7 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
         resolve: (v) => { cleanup(); resolve(v); },
         reject: (e) => { cleanup(); reject(e); },
       });
-      worker.postMessage({ t: "invoke", id, target, name, args: json });
+      worker.postMessage({ t: "invoke", id, target, name, service, args: json });
     });
   };
 
@@ -273,6 +285,8 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
     lastFailure: () => failure,
     logs: () => [...logLines],
     tools: () => [...toolDisposers.keys()].sort(),
+    services: () => [...provided].map(([name, methods]) => ({ name, methods: [...methods] })),
+    callService: (service, method, args, signal) => invoke("service", method, args, signal, service),
     exited,
     call: (tool, args, signal) => invoke("tool", tool, args, signal),
     request: (method, params, signal) => invoke("handle", method, params, signal),
@@ -351,6 +365,12 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
       case "service":
         void callService(m);
         return;
+      case "provide":
+        provided.set(m.name, m.methods);
+        return;
+      case "unprovide":
+        provided.delete(m.name);
+        return;
       case "failure":
         failure = `${m.where}: ${m.message}`;
         log(`[error] ${failure}`);
@@ -370,12 +390,15 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
     const reply = (answer: { ok: true; value: unknown } | { ok: false; error: string }) => {
       if (current === "running" || current === "starting") worker.postMessage({ t: "serviceResult", id: m.id, ...answer });
     };
-    const group = m.service === "web" ? opts.services?.web : undefined;
-    const fn = group && (m.method === "fetch" || m.method === "search") ? group[m.method] : undefined;
-    if (!fn) return reply({ ok: false, error: `the ${m.service} service is not available to extensions here` });
-    const args = m.args && typeof m.args === "object" && !Array.isArray(m.args) ? (m.args as Record<string, unknown>) : {};
+    const services = opts.services;
+    const web = m.service === "web" ? services?.web : undefined;
+    const asObject = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+    const fn: ((signal: AbortSignal) => Promise<unknown>) | undefined = web
+      ? (m.method === "fetch" || m.method === "search" ? (signal) => web[m.method as "fetch" | "search"](asObject(m.args), signal) : undefined)
+      : services?.call && ((signal) => services.call!(m.service, m.method, m.args, signal));
+    if (!fn) return reply({ ok: false, error: web ? `the web service has no method ${m.method}` : `the ${m.service} service is not available to extensions here` });
     try {
-      const value = await fn(args, own.signal);
+      const value = await fn(own.signal);
       reply({ ok: true, value: JSON.parse(JSON.stringify(value ?? null)) });
     } catch (error) {
       const code = error instanceof HostError ? `[${error.publicCode}] ` : "";

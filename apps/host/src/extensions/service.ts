@@ -26,6 +26,8 @@ export interface RunResult {
   approvedBy: "user" | "grant" | "setting" | "earlier";
 }
 
+export interface ServiceInfo { name: string; provider: "host" | string; methods: string[] }
+
 export interface ExtensionsOptions {
   extStore: ExtensionStore;
   store: Pick<Store, "settings" | "sessions">;
@@ -43,6 +45,8 @@ export interface Extensions {
   undefine(sessionId: string, name: string): Promise<{ name: string; versions: number; stopped: boolean }>;
   /** This session's packages with their runs (another session's packages are absent). */
   packages(sessionId: string): Promise<{ pkg: ExtensionPackageView; run: ExtensionRunView | null }[]>;
+  /** What `api.services.call` can reach in this session. */
+  services(sessionId: string): ServiceInfo[];
   /** Stops a deleted session's runs and withdraws its run requests. */
   forgetSession(sessionId: string): Promise<void>;
   api: HostApi["extensions"];
@@ -157,7 +161,7 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
     try {
       run.half = await startHostHalf(run.scope, {
         sessionId: run.sessionId, packageName: run.packageName, version: String(run.version), code, registry, limits: opts.limits,
-        services: { web: webService(run) },
+        services: { web: webService(run), call: (name, method, args, signal) => callProvided(run.sessionId, name, method, args, signal) },
       });
     } catch (error) {
       const state = error instanceof HostError && error.data?.state === "limit_exceeded" ? "limit_exceeded" : "crashed";
@@ -191,6 +195,24 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
       return result.canonical;
     };
     return { fetch: through("web_fetch"), search: through("web_search") };
+  }
+
+  /** Services of the session: the host's web service and those its running extensions provide (first started wins). */
+  function servicesOf(sessionId: string): ServiceInfo[] {
+    const out: ServiceInfo[] = [{ name: "web", provider: "host", methods: ["fetch", "search"] }];
+    for (const r of runs) {
+      if (r.sessionId !== sessionId || r.state !== "running" || !r.half) continue;
+      for (const s of r.half.services()) if (!out.some((o) => o.name === s.name)) out.push({ name: s.name, provider: r.packageName, methods: s.methods });
+    }
+    return out;
+  }
+
+  async function callProvided(sessionId: string, name: string, method: string, args: unknown, signal: AbortSignal) {
+    const provider = runs.find((r) => r.sessionId === sessionId && r.state === "running" && r.half?.services().some((s) => s.name === name));
+    if (!provider?.half) throw new HostError("not_found:extensions", `No extension running in this session provides "${name}"; extension_inspect lists the services.`, { reason: "not_found" });
+    const methods = provider.half.services().find((s) => s.name === name)!.methods;
+    if (!methods.includes(method)) throw new HostError("not_found:extensions", `Service "${name}" (from ${provider.packageName}) has no method "${method}"; it has ${methods.join(", ")}.`, { reason: "not_found" });
+    return provider.half.callService(name, method, args, signal);
   }
 
   async function waitForBrowser(run: Run, signal: AbortSignal): Promise<RunResult["browser"]> {
@@ -296,6 +318,8 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
         return { pkg, run: run ? runView(run) : null };
       });
     },
+
+    services: (sessionId) => servicesOf(sessionId),
 
     async forgetSession(sessionId) {
       broker.withdrawSession(sessionId);

@@ -18,13 +18,15 @@ export function extensionTools(ext: Extensions, registry: ToolRegistry): ToolDef
       name: "extension_inspect",
       capability: "extensions",
       description:
-        "Shows what an extension can use — the host-half API (`api`: tools, events, log, timers, the browser bridge) and the browser-half API (`seam`), with signatures and doc comments — plus this session's extensions with their versions, run state and last failure. Call it before writing an extension.",
+        "Shows what an extension can use — the host-half API (`api`: tools, events, services, web, log, timers, the browser bridge), the services available in this session, and the browser-half API (`seam`), with signatures and doc comments — plus this session's extensions with their versions, run state and last failure. Call it before writing an extension.",
       input: z.strictObject({}),
       async run(_args, ctx) {
         const docs = apiDocs();
         const packages = await ext.packages(ctx.sessionId);
         const extensionTools = registry.visible(ctx.sessionId).filter((t) => t.capability === "extensions" && !t.name.startsWith("extension_"));
+        const services = ext.services(ctx.sessionId);
         const canonical = {
+          services,
           hostApi: docs.host,
           browserApi: docs.browser,
           events: {
@@ -47,6 +49,9 @@ export function extensionTools(ext: Extensions, registry: ToolRegistry): ToolDef
           "",
           "# Browser half (a classic script in a sandboxed iframe; its only bridge is `seam`)",
           docs.browserText.trim(),
+          "",
+          "# Services (api.services.call(name, method, args); `web` also as api.web)",
+          services.map((s) => `- ${s.name} (${s.provider === "host" ? "the host" : `extension ${s.provider}`}): ${s.methods.join(", ")}`).join("\n"),
           "",
           "# Events",
           canonical.events.emit,

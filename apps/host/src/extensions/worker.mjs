@@ -14,6 +14,7 @@ const { code, filename, limits } = workerData;
 const port = parentPort;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const SERVICE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const MAX_PAYLOAD_CHARS = 64 * 1024;
 const MAX_DESCRIPTION_CHARS = 4_000;
 const MAX_TIMER_MS = 2_147_483_647;
@@ -23,7 +24,7 @@ const BOOTSTRAP = `(function install(bridge, global) {
   "use strict";
   const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze;
   const defineProperty = Object.defineProperty, StringFn = String, ErrorCtor = Error, P = Promise;
-  const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map(), services = new Map();
+  const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map(), services = new Map(), provided = new Map();
 
   const describe = (e) => {
     try {
@@ -104,6 +105,26 @@ const BOOTSTRAP = `(function install(bridge, global) {
       return () => { if (handles.get(key) === fn) handles.delete(key); };
     },
     send(message) { return call("send", { message }); },
+    services: freeze({
+      /** Provides a named service to the other extensions of this session; returns its disposer. */
+      provide(name, methods) {
+        const key = StringFn(name);
+        if (!methods || typeof methods !== "object") throw new TypeError("api.services.provide(name, methods): methods must be an object of functions");
+        const table = new Map();
+        for (const method of Object.keys(methods)) {
+          requireFunction(methods[method], "service method " + method);
+          table.set(method, methods[method]);
+        }
+        if (table.size === 0) throw new TypeError("api.services.provide(name, methods): give at least one method");
+        if (provided.has(key)) throw new ErrorCtor("this extension already provides " + key);
+        if (!call("provide", { name: key, methods: [...table.keys()] })) return null;
+        provided.set(key, table);
+        let live = true;
+        return () => { if (!live) return; live = false; provided.delete(key); call("unprovide", { name: key }); };
+      },
+      /** Calls a method of a service: the host's (web) or one another extension of this session provides. */
+      call(name, method, args) { return service(StringFn(name), StringFn(method), args === undefined ? null : args); },
+    }),
     web: freeze({
       /** Fetches a URL through the host's web seam (SSRF guard, limits); resolves with its result. */
       fetch(url, options) { return service("web", "fetch", { ...(options && typeof options === "object" ? options : {}), url: StringFn(url) }); },
@@ -143,9 +164,13 @@ const BOOTSTRAP = `(function install(bridge, global) {
   return function dispatch(kind, json) {
     const m = parse(json);
     if (kind === "invoke") {
-      const table = m.target === "handle" ? handles : tools;
-      const fn = table.get(m.name);
-      if (!fn) { call("result", { id: m.id, ok: false, missing: true, error: (m.target === "handle" ? "no handler for " : "no tool named ") + m.name }); return; }
+      const table = m.target === "service" ? provided.get(m.service) : m.target === "handle" ? handles : tools;
+      const fn = table && table.get(m.name);
+      if (!fn) {
+        const what = m.target === "service" ? "no method " + m.name + " in service " + m.service : (m.target === "handle" ? "no handler for " : "no tool named ") + m.name;
+        call("result", { id: m.id, ok: false, missing: true, error: what });
+        return;
+      }
       settle(m.id, () => fn(m.args));
     } else if (kind === "event") {
       const set = listeners.get(m.name);
@@ -259,6 +284,19 @@ function bridge(op, json) {
           post({ t: "result", id: m.id, ok: false, missing: m.missing === true, error: String(m.error).slice(0, 2_000) });
         }
         return undefined;
+      case "provide": {
+        const name = String(m.name);
+        if (!SERVICE_NAME.test(name) || name === "web") {
+          if (admit()) post({ t: "log", line: `refused service ${JSON.stringify(name).slice(0, 80)}: use 1-64 letters, digits, "_", "-" or ".", starting with a letter, and not "web"` });
+          return ok(false);
+        }
+        const methods = Array.isArray(m.methods) ? m.methods.map(String).slice(0, 50) : [];
+        post({ t: "provide", name, methods });
+        return ok(true);
+      }
+      case "unprovide":
+        post({ t: "unprovide", name: String(m.name) });
+        return undefined;
       case "service": {
         if (pendingServiceCalls >= MAX_PENDING_SERVICE_CALLS) return refuse(`too many service calls in flight (at most ${MAX_PENDING_SERVICE_CALLS}); await the earlier ones`);
         pendingServiceCalls++;
@@ -297,7 +335,7 @@ function enter(kind, message) {
 }
 
 port.on("message", (m) => {
-  if (m.t === "invoke") enter("invoke", { id: m.id, target: m.target, name: m.name, args: m.args ?? null });
+  if (m.t === "invoke") enter("invoke", { id: m.id, target: m.target, name: m.name, service: m.service, args: m.args ?? null });
   else if (m.t === "event") enter("event", { name: m.name, payload: m.payload ?? null });
   else if (m.t === "serviceResult") {
     pendingServiceCalls--;

@@ -414,3 +414,50 @@ describe("events between extensions of a session (EXT-3)", () => {
     expect((await callTool(w, w.s2, "s2_seen")).canonical).toEqual([]);
   });
 });
+
+describe("services between extensions of a session (EXT-3)", () => {
+  const PROVIDER = `let total = 0;
+    api.services.provide("tally", { add: (args) => { total += args.n; return { total }; }, fail: () => { throw new Error("tally refuses"); } });`;
+  const CONSUMER = (tool: string) => `api.tools.register({ name: "${tool}" }, async (args) => {
+    try { return { ok: true, value: await api.services.call(args.service, args.method, args.args) }; }
+    catch (e) { return { ok: false, error: String(e.message) }; }
+  });`;
+
+  it("routes api.services.call to the extension that provides it, in the same session only", async () => {
+    const w = await world();
+    await w.ext.api.setSettings({ autoApproveHostOnly: true });
+    await w.ext.define(w.s1, { name: "tally", purpose: "p", host: PROVIDER });
+    await w.ext.define(w.s1, { name: "user", purpose: "p", host: CONSUMER("use_s1") });
+    await w.ext.define(w.s2, { name: "user", purpose: "p", host: CONSUMER("use_s2") });
+    await w.ext.run(w.s1, { name: "tally" }, signal());
+    await w.ext.run(w.s1, { name: "user" }, signal());
+    await w.ext.run(w.s2, { name: "user" }, signal());
+    expect(w.ext.services(w.s1)).toEqual([
+      { name: "web", provider: "host", methods: ["fetch", "search"] },
+      { name: "tally", provider: "tally", methods: ["add", "fail"] },
+    ]);
+    expect(w.ext.services(w.s2).map((s) => s.name)).toEqual(["web"]);
+
+    const call = async (tool: string, sessionId: string, method: string, args: unknown = {}) =>
+      (await callTool(w, sessionId, tool, { service: "tally", method, args })).canonical as { ok: boolean; value?: unknown; error?: string };
+    expect(await call("use_s1", w.s1, "add", { n: 2 })).toEqual({ ok: true, value: { total: 2 } });
+    expect(await call("use_s1", w.s1, "add", { n: 3 })).toEqual({ ok: true, value: { total: 5 } });
+    expect((await call("use_s1", w.s1, "fail")).error).toMatch(/tally refuses/);
+    expect((await call("use_s1", w.s1, "nope")).error).toMatch(/has no method "nope"/);
+    expect((await call("use_s2", w.s2, "add", { n: 1 })).error).toMatch(/No extension running in this session provides "tally"/);
+
+    await w.ext.stop(w.s1, "tally");
+    expect((await call("use_s1", w.s1, "add", { n: 1 })).error).toMatch(/provides "tally"/);
+    expect(w.ext.services(w.s1).map((s) => s.name)).toEqual(["web"]);
+  });
+
+  it("refuses a service name that is invalid or the host's, and keeps running", async () => {
+    const w = await world();
+    await w.ext.api.setSettings({ autoApproveHostOnly: true });
+    await w.ext.define(w.s1, { name: "odd", purpose: "p", host: `
+      api.tools.register({ name: "odd_results" }, () => [api.services.provide("web", { f: () => 1 }), api.services.provide("9bad", { f: () => 1 })]);` });
+    await w.ext.run(w.s1, { name: "odd" }, signal());
+    expect((await callTool(w, w.s1, "odd_results")).canonical).toEqual([null, null]);
+    expect((await w.ext.api.snapshot()).runs[0]!.logs.join("\n")).toMatch(/refused service "web"/);
+  });
+});

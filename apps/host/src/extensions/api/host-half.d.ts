@@ -51,8 +51,30 @@ interface ExtensionHostApi {
    * budget shared with `log` and `events.emit`.
    */
   send(message: Json): void;
+  /** Services: provide one to the other extensions of this session, or call one. */
+  readonly services: ExtensionServices;
   /** The host's web seam, the same one web_fetch and web_search use (a host service). */
   readonly web: ExtensionWeb;
+}
+
+/** Named services shared between the extensions running in one session (extension_inspect lists them). */
+interface ExtensionServices {
+  /**
+   * Provides the service `name` (a letter, then up to 63 letters, digits, `_`, `-` or `.`; not `web`)
+   * with the given methods to the other extensions of this session. Each method gets the caller's
+   * JSON `args` and returns (or resolves to) JSON; a throw rejects the caller's call; a call must
+   * answer within 10 s, or this host half is terminated. When two running extensions provide the same
+   * name, the one started first answers. Returns the disposer, or null when the name is refused
+   * (logged). Throws when `methods` has no functions or this extension already provides `name`.
+   */
+  provide(name: string, methods: { [method: string]: (args: Json) => Json | Promise<Json> }): Disposer | null;
+  /**
+   * Calls `method` of the service `name` — `web` (the host's: `fetch`, `search`, taking `{ url }` /
+   * `{ queries: [...] }`) or one a running extension of this session provides — and resolves with its
+   * JSON result. Rejects with the reason when nothing provides it, the method is missing or the call
+   * failed. At most 8 service and web calls may be in flight; a ninth throws.
+   */
+  call(name: string, method: string, args?: Json): Promise<Json>;
 }
 
 /** Web access through the host: the SSRF guard, size and time limits and providers of Settings → Web apply. */
