@@ -102,6 +102,7 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
     await expect(other.getByTestId("approval-count").first()).toHaveText("1");
     await other.getByTestId("approval-tray-button").click();
     await expect(approvalFor(other, "snoop")).toBeVisible();
+    await other.screenshot({ path: test.info().outputPath("tray.png") });
     await approvalFor(page, "snoop").getByRole("button", { name: "Allow" }).click();
     await expect(other.locator('[data-testid="approval-card"]')).toHaveCount(0);
     await expect(other.getByTestId("approval-count")).toHaveCount(0);
@@ -122,5 +123,8 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
     await page.goto(host.url("/extensions"));
     const failed = page.locator('[data-testid="extension-run"][data-package="broken"]').first();
     await expect(failed.getByTestId("extension-run-browser-failure")).toContainText("missingHelper is not defined");
+    const pkg = page.locator('[data-testid="extension-package"][data-package="counter"]').first();
+    await pkg.getByTestId("extension-package-toggle").click();
+    await page.screenshot({ path: test.info().outputPath("extensions-versions.png"), fullPage: true });
   });
 });
