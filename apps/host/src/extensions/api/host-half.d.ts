@@ -80,15 +80,16 @@ interface ExtensionServices {
 /** Web access through the host: the SSRF guard, size and time limits and providers of Settings → Web apply. */
 interface ExtensionWeb {
   /**
-   * Fetches `url` like the web_fetch tool (`options`: further web_fetch arguments, currently none) and
-   * resolves with its result object (the page as Markdown with its metadata). Private, loopback and link-local addresses are refused.
-   * Rejects with the reason when the fetch fails or web_fetch is not available. At most 8 web calls
-   * may be in flight; a ninth throws.
+   * Fetches `url` like the web_fetch tool (`options`: further web_fetch arguments, currently none)
+   * and resolves with its result object (the page as Markdown with its metadata). Private, loopback
+   * and link-local addresses are refused. Rejects with the reason when the fetch fails or web_fetch
+   * is not available. At most 8 web and service calls may be in flight; a ninth throws.
    */
   fetch(url: string, options?: JsonObject): Promise<Json>;
   /**
    * Searches for `query` like the web_search tool (`options`: further web_search arguments, currently
-   * none) and resolves with its result object (sources with titles and URLs). Rejects when no search provider is available (see Settings → Web).
+   * none) and resolves with its result object (sources with titles and URLs). Rejects when no search
+   * provider is available (see Settings → Web).
    */
   search(query: string, options?: JsonObject): Promise<Json>;
 }
@@ -119,9 +120,8 @@ interface ExtensionEvents {
   on(name: string, fn: (payload: Json) => void | Promise<void>): Disposer;
   /**
    * Emits an event named `name` to the host, which delivers it to the other extensions running in
-   * this session; `payload` defaults to null. Throws when the payload is
-   * not JSON or its JSON is over 64 KB; counts against the 200 per second budget shared with `log`
-   * and `send`.
+   * this session; `payload` defaults to null. Throws when the payload is not JSON or its JSON is over
+   * 64 KB; counts against the 200 per second budget shared with `log` and `send`.
    */
   emit(name: string, payload?: Json): void;
 }
