@@ -199,6 +199,9 @@ let dropped = 0;
 const liveTimers = new Map();
 let nextTimerId = 1;
 const MAX_PENDING_SERVICE_CALLS = 8;
+const MAX_PROVIDED_SERVICES = 20;
+let providedCount = 0;
+let serviceRefusals = 0;
 let pendingServiceCalls = 0;
 let nextServiceId = 1;
 
@@ -290,11 +293,17 @@ function bridge(op, json) {
           if (admit()) post({ t: "log", line: `refused service ${JSON.stringify(name).slice(0, 80)}: use 1-64 letters, digits, "_", "-" or ".", starting with a letter, and not "web"` });
           return ok(false);
         }
+        if (providedCount >= MAX_PROVIDED_SERVICES) {
+          if (serviceRefusals++ === 0) post({ t: "limit", what: "services", message: `refused service ${name}: at most ${MAX_PROVIDED_SERVICES} services per extension (further refusals are counted, not logged)` });
+          return ok(false);
+        }
+        providedCount++;
         const methods = Array.isArray(m.methods) ? m.methods.map(String).slice(0, 50) : [];
         post({ t: "provide", name, methods });
         return ok(true);
       }
       case "unprovide":
+        providedCount--;
         post({ t: "unprovide", name: String(m.name) });
         return undefined;
       case "service": {

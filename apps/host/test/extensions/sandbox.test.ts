@@ -181,6 +181,21 @@ describe("host-half sandbox (EXT-3 attacks)", () => {
     await hostIsFine();
   });
 
+  it("providing 10,000 services is capped at 20; the extension keeps running", async () => {
+    const t = setup();
+    const half = await t.start(`
+      let accepted = 0;
+      for (let i = 0; i < 10000; i++) if (api.services.provide("s" + i, { f: () => i })) accepted++;
+      api.log("accepted", accepted);
+    `);
+    await expect.poll(() => half.logs()).toContain("accepted 20");
+    expect(half.services()).toHaveLength(20);
+    expect(half.state()).toBe("running");
+    expect(await half.callService("s19", "f", null)).toBe(19);
+    expect(half.logs().filter((l) => l.includes("at most 20 services"))).toHaveLength(1);
+    await hostIsFine();
+  });
+
   it("throwing from every callback: the call errs, the failure is recorded, the extension and host carry on", async () => {
     const t = setup();
     const half = await t.start(`

@@ -64,8 +64,9 @@ interface ExtensionServices {
    * with the given methods to the other extensions of this session. Each method gets the caller's
    * JSON `args` and returns (or resolves to) JSON; a throw rejects the caller's call; a call must
    * answer within 10 s, or this host half is terminated. When two running extensions provide the same
-   * name, the one started first answers. Returns the disposer, or null when the name is refused
-   * (logged). Throws when `methods` has no functions or this extension already provides `name`.
+   * name, the one started first answers. Returns the disposer, or null when the name is refused or
+   * the extension already provides 20 services (logged). Throws when `methods` has no functions or
+   * this extension already provides `name`.
    */
   provide(name: string, methods: { [method: string]: (args: Json) => Json | Promise<Json> }): Disposer | null;
   /**
