@@ -38,7 +38,8 @@ export function ApprovalCard({ request, className }: { request: ApprovalRequestV
       onSuccess: drop,
       onError: (error) => {
         const code = trpcCodeOf(error);
-        if (code === "CONFLICT") setGone("Already answered in another window.");
+        // The host says which: answered on another page, or withdrawn because its turn ended.
+        if (code === "CONFLICT") setGone(messageOf(error));
         else if (code === "NOT_FOUND") setGone("This request is no longer pending: the turn ended or it was answered elsewhere.");
       },
     }),
