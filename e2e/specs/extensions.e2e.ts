@@ -125,6 +125,11 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
     await expect(failed.getByTestId("extension-run-browser-failure")).toContainText("missingHelper is not defined");
     const pkg = page.locator('[data-testid="extension-package"][data-package="counter"]').first();
     await pkg.getByTestId("extension-package-toggle").click();
+    // EXT-2: any two versions diff, half by half (default: the last change, v2 → v3).
+    const diff = page.getByTestId("extension-version-diff");
+    await expect(diff.getByTestId("diff-added").first()).toContainText("Counter v3");
+    await diff.getByTestId("extension-diff-from").selectOption("1");
+    await expect(diff.getByTestId("diff-removed").first()).toContainText("Counter v1");
     await page.screenshot({ path: test.info().outputPath("extensions-versions.png"), fullPage: true });
   });
 });

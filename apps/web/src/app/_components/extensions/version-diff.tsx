@@ -24,27 +24,9 @@ export function VersionDiff({ pkg }: { pkg: ExtensionPackageView }) {
   return (
     <section data-testid="extension-version-diff" className="flex flex-col gap-3 rounded-lg border bg-card p-3">
       <div className="flex flex-wrap items-end gap-2">
-        <div className="flex flex-col gap-1">
-          <Label htmlFor={`${id}-from`}>Diff from</Label>
-          <NativeSelect id={`${id}-from`} data-testid="extension-diff-from" className="h-8 w-28 text-[13px]" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
-            {versions.map((v) => (
-              <option key={v} value={v}>
-                v{v}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
+        <VersionSelect id={`${id}-from`} label="Diff from" testId="extension-diff-from" versions={versions} value={from} onChange={setFrom} />
         <ArrowRightIcon className="mb-2 size-4 text-muted-foreground" />
-        <div className="flex flex-col gap-1">
-          <Label htmlFor={`${id}-to`}>to</Label>
-          <NativeSelect id={`${id}-to`} data-testid="extension-diff-to" className="h-8 w-28 text-[13px]" value={to} onChange={(e) => setTo(Number(e.target.value))}>
-            {versions.map((v) => (
-              <option key={v} value={v}>
-                v{v}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
+        <VersionSelect id={`${id}-to`} label="to" testId="extension-diff-to" versions={versions} value={to} onChange={setTo} />
       </div>
       {from === to ? (
         <p className="text-[12.5px] text-muted-foreground">Pick two different versions to see what changed.</p>
@@ -75,5 +57,20 @@ export function VersionDiff({ pkg }: { pkg: ExtensionPackageView }) {
         })
       )}
     </section>
+  );
+}
+
+function VersionSelect(props: { id: string; label: string; testId: string; versions: number[]; value: number; onChange: (v: number) => void }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor={props.id}>{props.label}</Label>
+      <NativeSelect id={props.id} data-testid={props.testId} className="h-8 w-28 text-[13px]" value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
+        {props.versions.map((v) => (
+          <option key={v} value={v}>
+            v{v}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
   );
 }
