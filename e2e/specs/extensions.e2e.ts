@@ -87,6 +87,7 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
       expect(String(probed[key]), key).toMatch(/^blocked: /);
     }
     expect(probed.posted).toBeGreaterThanOrEqual(2);
+    expect(probed.impersonated).toBe("posted"); // it could post to the page, which must ignore it
     await page.waitForTimeout(500);
     await expect(widget.locator("#count")).toHaveText("0");
   });
