@@ -133,4 +133,26 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
     await expect(diff.getByTestId("diff-removed").first()).toContainText("Counter v1");
     await page.screenshot({ path: test.info().outputPath("extensions-versions.png"), fullPage: true });
   });
+
+  test("six running widgets on one page share one bridge stream: the page stays responsive", async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto(host.url("/"));
+    await createSession(page, "Six widgets");
+    await send(page, "Start six widgets");
+    for (let i = 1; i <= 6; i++) {
+      const card = approvalFor(page, `w${i}`);
+      await expect(card).toBeVisible({ timeout: 20_000 });
+      await card.getByRole("button", { name: "Allow" }).click();
+      await expect(frameOf(page, `w${i}`)).toHaveAttribute("data-ready", "true", { timeout: 20_000 });
+    }
+    await expect(page.getByTestId("message-assistant").last()).toContainText("All six are running.", { timeout: 20_000 });
+    // Browser → host from the last frame, host → browser from the model's tool call, and a new turn.
+    const six = frameOf(page, "w6").frameLocator("iframe");
+    await six.getByRole("button", { name: "Add one to 6" }).click();
+    await expect(six.locator("#count")).toHaveText("1");
+    await send(page, "Bump widget six");
+    await expect(page.getByTestId("message-assistant").last()).toContainText("Widget six:", { timeout: 20_000 });
+    await expect(six.locator("#count")).toHaveText("2");
+    await expect(frameOf(page, "w1").frameLocator("iframe").locator("#count")).toHaveText("0");
+  });
 });

@@ -71,8 +71,11 @@ export interface HostApi {
     stop(input: { runId: string }): Promise<void>;
     /** A browser half's call to its host half's `api.handle(method, …)`. */
     call(input: { runId: string; method: string; params: unknown }): Promise<unknown>;
-    /** What the host half `api.send`s to its browser half, live from now on; ends when the run ends. */
-    bridge(runId: string, signal: AbortSignal): AsyncIterable<unknown>;
+    /**
+     * What host halves `api.send` to their browser halves, live from now on: of one run (ending when it
+     * ends), or of every run when `runId` is omitted (one stream per page serves all its frames).
+     */
+    bridge(signal: AbortSignal, runId?: string): AsyncIterable<{ runId: string; message: unknown }>;
     /** A page reports rendering the run's browser half (EXT-4). */
     reportBrowser(input: { runId: string; ok: boolean; message?: string }): Promise<void>;
     setSettings(input: ExtensionSettingsInput): Promise<ExtensionSettings>;

@@ -37,6 +37,6 @@ export {
   EXTENSION_NAME, ExtensionName, EXTENSION_CODE_MAX, ExtensionRefusal, ExtensionApprovalKind, ExtensionVersionSummary,
   ExtensionVersionSource, ExtensionGrantView, ExtensionRunState, ExtensionBrowserState, ExtensionRunView, ExtensionPackageView,
   ApprovalRequestView, ExtensionSettings, ExtensionsSnapshot, ExtensionSourceInput, ApprovalAnswerInput, ExtensionPackageRef,
-  ExtensionRunRef, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
+  ExtensionRunRef, ExtensionBridgeInput, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
 } from "./extensions.js";
 export type { ExtensionSettingsInput } from "./extensions.js";

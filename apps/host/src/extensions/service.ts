@@ -17,6 +17,10 @@ import { checkSyntax, formatSyntaxProblem } from "./syntax.js";
 const SETTINGS_KEY = "extensions";
 /** Ended runs kept for the extensions page. */
 const ENDED_RUNS_KEPT = 50;
+/** Host → browser messages one bridge stream keeps for a slow reader. */
+const BRIDGE_QUEUE_MAX = 1_000;
+
+export interface BridgeMessage { runId: string; message: unknown }
 
 export interface DefineInput { name: string; purpose: string; host?: string; browser?: string }
 export interface DefineResult { name: string; version: number; hash: string; created: boolean; halves: ("host" | "browser")[] }
@@ -62,6 +66,7 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
   const { extStore, store, registry } = opts;
   const browserWaitMs = opts.browserWaitMs ?? 5_000;
   const runs: Run[] = [];
+  const allBridges = new Set<(runId: string, message: unknown) => void>();
   let settings: ExtensionSettings | null = null;
   let packagesCache: ExtensionPackageView[] | null = null;
   let watchers = 0;
@@ -173,6 +178,7 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
     half.onOutbound((m) => {
       if (m.kind === "send") {
         for (const deliver of [...run.bridges]) deliver(m.message);
+        for (const deliver of [...allBridges]) deliver(run.id, m.message);
         return;
       }
       // Events reach the other extensions running in the same session.
@@ -359,7 +365,7 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
         if (!run.half) throw new HostError("not_found:extensions", `${run.packageName} v${run.version} has no host half to call.`, { reason: "not_found" });
         return run.half.request(input.method, input.params);
       },
-      bridge: (runId, signal) => bridgeMessages(runOf(runId), signal),
+      bridge: (signal, runId) => bridgeMessages(signal, runId === undefined ? undefined : runOf(runId)),
       async reportBrowser(input) {
         const run = runOf(input.runId);
         if (!run.hasBrowser || !isLive(run)) return;
@@ -382,24 +388,36 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
     },
   };
 
-  async function* bridgeMessages(run: Run, signal: AbortSignal): AsyncGenerator<unknown> {
-    const queue: unknown[] = [];
+  /**
+   * Host → browser messages as `{ runId, message }`: of one run (ending with it), or of every run (one
+   * stream per page, so frames don't each hold a connection). A slow reader loses the oldest first.
+   */
+  async function* bridgeMessages(signal: AbortSignal, run?: Run): AsyncGenerator<BridgeMessage> {
+    const queue: BridgeMessage[] = [];
     let wake: (() => void) | null = null;
-    const deliver = (message: unknown) => { queue.push(message); wake?.(); };
+    const deliver = (runId: string, message: unknown) => {
+      queue.push({ runId, message });
+      if (queue.length > BRIDGE_QUEUE_MAX) queue.shift();
+      wake?.();
+    };
+    const perRun = (message: unknown) => deliver(run!.id, message);
     const onAbort = () => wake?.();
-    run.bridges.add(deliver);
+    const ended = run ? run.scope.signal : scope.signal;
+    if (run) run.bridges.add(perRun);
+    else allBridges.add(deliver);
     signal.addEventListener("abort", onAbort);
-    run.scope.signal.addEventListener("abort", onAbort);
+    ended.addEventListener("abort", onAbort);
     try {
-      while (!signal.aborted && isLive(run)) {
+      while (!signal.aborted && !ended.aborted && (!run || isLive(run))) {
         if (queue.length === 0) await new Promise<void>((r) => { wake = r; });
         wake = null;
-        while (queue.length > 0) yield queue.shift();
+        while (queue.length > 0) yield queue.shift()!;
       }
     } finally {
-      run.bridges.delete(deliver);
+      if (run) run.bridges.delete(perRun);
+      else allBridges.delete(deliver);
       signal.removeEventListener("abort", onAbort);
-      run.scope.signal.removeEventListener("abort", onAbort);
+      ended.removeEventListener("abort", onAbort);
     }
   }
 

@@ -300,13 +300,13 @@ describe("the browser bridge (EXT-3, EXT-4)", () => {
     const out = await runApproved(w, w.s1, "counter");
     expect(out.browser).toBe("pending"); // no page is watching
     const page = new AbortController();
-    const messages = w.ext.api.bridge(out.runId, page.signal)[Symbol.asyncIterator]();
+    const messages = w.ext.api.bridge(page.signal, out.runId)[Symbol.asyncIterator]();
     const first = messages.next();
     expect(await w.ext.api.call({ runId: out.runId, method: "increment", params: null })).toEqual({ n: 1 });
-    expect((await first).value).toEqual({ n: 1 });
+    expect((await first).value).toEqual({ runId: out.runId, message: { n: 1 } });
     // The model's tool call reaches the page too (host → browser).
     await callTool(w, w.s1, "counter_increment");
-    expect((await messages.next()).value).toEqual({ n: 2 });
+    expect((await messages.next()).value).toEqual({ runId: out.runId, message: { n: 2 } });
     expect((await refusalOf(w.ext.api.call({ runId: out.runId, method: "missing", params: null }))).code).toBe("not_found:extensions");
     page.abort();
     await w.ext.stop(w.s1, "counter");
@@ -317,10 +317,31 @@ describe("the browser bridge (EXT-3, EXT-4)", () => {
     const w = await world();
     await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST, browser: COUNTER_BROWSER });
     const out = await runApproved(w, w.s1, "counter");
-    const messages = w.ext.api.bridge(out.runId, signal())[Symbol.asyncIterator]();
+    const messages = w.ext.api.bridge(signal(), out.runId)[Symbol.asyncIterator]();
     const pending = messages.next();
     await w.ext.stop(w.s1, "counter");
     expect((await pending).done).toBe(true);
+  });
+
+  it("one stream carries every run's messages, tagged with the run, and outlives the runs", async () => {
+    const w = await world();
+    await w.ext.api.setSettings({ autoApproveHostOnly: true });
+    await w.ext.define(w.s1, { name: "a", purpose: "p", host: COUNTER_HOST.replace("counter_increment", "a_inc") });
+    await w.ext.define(w.s2, { name: "b", purpose: "p", host: COUNTER_HOST.replace("counter_increment", "b_inc") });
+    const a = await w.ext.run(w.s1, { name: "a" }, signal());
+    const b = await w.ext.run(w.s2, { name: "b" }, signal());
+    const page = new AbortController();
+    const all = w.ext.api.bridge(page.signal)[Symbol.asyncIterator]();
+    const first = all.next();
+    await callTool(w, w.s1, "a_inc");
+    expect((await first).value).toEqual({ runId: a.runId, message: { n: 1 } });
+    await w.ext.stop(w.s1, "a");
+    const second = all.next();
+    await callTool(w, w.s2, "b_inc");
+    expect((await second).value).toEqual({ runId: b.runId, message: { n: 1 } });
+    const ended = all.next();
+    page.abort();
+    expect((await ended).done).toBe(true);
   });
 
   it("a render failure reported while the run waits refuses with browser_half_failed", async () => {

@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { tracked } from "@trpc/server";
 import {
-  ApprovalAnswerInput, ExtensionBridgeCallInput, ExtensionBrowserReportInput, ExtensionPackageRef, ExtensionRunRef,
+  ApprovalAnswerInput, ExtensionBridgeCallInput, ExtensionBridgeInput, ExtensionBrowserReportInput, ExtensionPackageRef, ExtensionRunRef,
   ExtensionSettings, ExtensionSourceInput,
 } from "@seam/shared";
 import { procedure } from "../trpc.js";
@@ -25,10 +25,10 @@ export const extensionsRouter = {
   setSettings: procedure.input(ExtensionSettings).mutation(({ ctx, input }) => ctx.host.extensions.setSettings(input)),
   /** Browser half → host half. The result is whatever the handler returned (JSON). */
   call: procedure.input(ExtensionBridgeCallInput).mutation(async ({ ctx, input }) => ({ value: await ctx.host.extensions.call(input) })),
-  /** Host half → browser half: each `api.send` message of the run, from subscription time on. */
-  bridge: procedure.input(ExtensionRunRef).subscription(async function* ({ ctx, input, signal }) {
-    for await (const message of ctx.host.extensions.bridge(input.runId, signal ?? new AbortController().signal)) {
-      yield tracked(String(++bridgeSeq), { message });
+  /** Host halves → browser halves: each `api.send` as `{ runId, message }`, of one run or (no runId) of all. */
+  bridge: procedure.input(ExtensionBridgeInput).subscription(async function* ({ ctx, input, signal }) {
+    for await (const event of ctx.host.extensions.bridge(signal ?? new AbortController().signal, input?.runId)) {
+      yield tracked(String(++bridgeSeq), event);
     }
   }),
   reportBrowser: procedure.input(ExtensionBrowserReportInput).mutation(({ ctx, input }) => ctx.host.extensions.reportBrowser(input)),

@@ -26,8 +26,7 @@ export function ExtensionFrame({ run, showSession }: { run: ExtensionRunView; sh
   const code = source.data?.browserCode ?? null;
   const srcDoc = useMemo(() => (code === null ? null : buildFrameDocument(code)), [code]);
   const [reloads, setReloads] = useState(0);
-  // Each subscription holds one of the browser's six connections to the host: a browser-only run has
-  // nobody to hear from, and the source is fetched first so the subscription cannot starve it.
+  // Host messages arrive through the tab's one bridge stream; a browser-only run has nobody to hear from.
   const bridge = useFrameBridge(run.runId, run.hasHost && isActiveRun(run) && srcDoc !== null);
   const stop = useMutation(trpc.extensions.stop.mutationOptions());
   const failure = bridge.failures[bridge.failures.length - 1] ?? null;

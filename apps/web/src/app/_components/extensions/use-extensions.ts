@@ -2,8 +2,9 @@
 import type { ExtensionRunView, ExtensionsSnapshot } from "@seam/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { bridgeListenerCount, dispatchBridge, watchBridgeListenerCount } from "./bridge-hub";
 import { useTabLeader } from "./use-tab-leader";
 
 /** Pushed snapshots this tab has applied; a fetch that started before the latest push must not overwrite it. */
@@ -74,6 +75,15 @@ export function useLiveExtensions() {
       ch.close();
     };
   }, [apply]);
+
+  // Host → browser messages of every run: one stream for all frames of this tab, only while one listens.
+  const frames = useSyncExternalStore(watchBridgeListenerCount, bridgeListenerCount, () => 0);
+  useSubscription(
+    trpc.extensions.bridge.subscriptionOptions(undefined, {
+      enabled: frames > 0,
+      onData: (event) => dispatchBridge(event.data.runId, event.data.message),
+    }),
+  );
 
   return useSubscription(
     trpc.extensions.events.subscriptionOptions(undefined, {

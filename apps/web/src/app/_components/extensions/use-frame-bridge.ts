@@ -1,7 +1,7 @@
 "use client";
-import { useSubscription } from "@trpc/tanstack-react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { useTRPCClient } from "@/trpc/react";
+import { listenBridge } from "./bridge-hub";
 import { BRIDGE_HELLO } from "./frame-document";
 import { clampHeight, parseFrameMessage, toJsonParams, type PageMessage } from "./frame-protocol";
 import { messageOf } from "./use-extensions";
@@ -18,7 +18,6 @@ const MAX_REPORTS = 3;
  * frame one end of a fresh MessageChannel after each load and talks only over the other end.
  */
 export function useFrameBridge(runId: string, subscribe: boolean) {
-  const trpc = useTRPC();
   const client = useTRPCClient();
   const portRef = useRef<MessagePort | null>(null);
   const backlog = useRef<PageMessage[]>([]);
@@ -34,12 +33,8 @@ export function useFrameBridge(runId: string, subscribe: boolean) {
     else if (backlog.current.length < MAX_BACKLOG) backlog.current.push(message);
   }, []);
 
-  useSubscription(
-    trpc.extensions.bridge.subscriptionOptions(
-      { runId },
-      { enabled: subscribe, onData: (event) => post({ t: "message", message: event.data.message }) },
-    ),
-  );
+  // Host → browser messages arrive through the tab's one bridge stream (see bridge-hub.ts).
+  useEffect(() => (subscribe ? listenBridge(runId, (message) => post({ t: "message", message })) : undefined), [runId, subscribe, post]);
 
   const report = useCallback(
     (ok: boolean, message?: string) => {
