@@ -65,6 +65,8 @@ export interface HostHalf {
   lastFailure(): string | null;
   /** The most recent log lines (bounded), oldest first. */
   logs(): string[];
+  /** How many lines were ever logged: changes whenever `logs()` does. */
+  logCount(): number;
   /** Names of the tools it currently has registered in the session. */
   tools(): string[];
   /** The services it currently provides. */
@@ -162,7 +164,9 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
   const exited = new Promise<HostHalfState>((resolve) => (resolveExited = resolve));
   let settleStart: ((error?: HostError) => void) | undefined;
 
+  let logCount = 0;
   const log = (line: string) => {
+    logCount++;
     logLines.push(line.length > limits.maxLogLineChars ? `${line.slice(0, limits.maxLogLineChars)}…` : line);
     if (logLines.length > limits.maxLogLines) logLines.splice(0, logLines.length - limits.maxLogLines);
   };
@@ -284,6 +288,7 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
     state: () => (current === "starting" ? "running" : current),
     lastFailure: () => failure,
     logs: () => [...logLines],
+    logCount: () => logCount,
     tools: () => [...toolDisposers.keys()].sort(),
     services: () => [...provided].map(([name, methods]) => ({ name, methods: [...methods] })),
     callService: (service, method, args, signal) => invoke("service", method, args, signal, service),

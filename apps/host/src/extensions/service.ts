@@ -83,8 +83,14 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
   const broker = createApprovalBroker({ onChange: () => changed() });
   scope.add(registry.onChange(() => changed()), "registry-listener");
   scope.add(() => changes.close(), "changes");
-  // Logs are not announced one by one; a running extension refreshes the page's view once a second.
-  const ticker = setInterval(() => { if (watchers > 0 && runs.some((r) => r.state === "running")) changed(); }, 1_000);
+  // Logs are not announced line by line: once a second, the page's view refreshes if any log grew.
+  let loggedBefore = 0;
+  const ticker = setInterval(() => {
+    if (watchers === 0) return;
+    const logged = runs.reduce((sum, r) => sum + (r.half?.logCount() ?? 0), 0);
+    if (logged !== loggedBefore) changed();
+    loggedBefore = logged;
+  }, 1_000);
   ticker.unref?.();
   scope.add(() => clearInterval(ticker), "ticker");
 

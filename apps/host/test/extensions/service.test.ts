@@ -482,3 +482,20 @@ describe("services between extensions of a session (EXT-3)", () => {
     expect((await w.ext.api.snapshot()).runs[0]!.logs.join("\n")).toMatch(/refused service "web"/);
   });
 });
+
+describe("the page's live view (EXT-6)", () => {
+  it("a new log line reaches the page's snapshot stream within the refresh tick", async () => {
+    const w = await world();
+    await w.ext.api.setSettings({ autoApproveHostOnly: true });
+    await w.ext.define(w.s1, { name: "chatty", purpose: "p", host: `api.tools.register({ name: "say" }, (a) => { api.log("said", a.text); return "ok"; });` });
+    await w.ext.run(w.s1, { name: "chatty" }, signal());
+    const page = new AbortController();
+    const stream = w.ext.api.events(page.signal)[Symbol.asyncIterator]();
+    await stream.next();
+    await callTool(w, w.s1, "say", { text: "hello page" });
+    let logs: string[] = [];
+    for (let i = 0; i < 10 && !logs.includes("said hello page"); i++) logs = (await stream.next()).value!.runs[0]!.logs;
+    expect(logs).toContain("said hello page");
+    page.abort();
+  });
+});
