@@ -40,3 +40,5 @@ export {
   ExtensionRunRef, ExtensionBridgeInput, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
 } from "./extensions.js";
 export type { ExtensionSettingsInput } from "./extensions.js";
+export { LiveTopic, LiveInput } from "./live.js";
+export type { LiveEvent } from "./live.js";

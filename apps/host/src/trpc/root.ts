@@ -8,6 +8,7 @@ import { webRouter } from "./routers/web.js";
 import { mcpRouter } from "./routers/mcp.js";
 import { lspRouter } from "./routers/lsp.js";
 import { extensionsRouter } from "./routers/extensions.js";
+import { liveRouter } from "./routers/live.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -21,6 +22,7 @@ export const appRouter = router({
   mcp: mcpRouter,
   lsp: lspRouter,
   extensions: extensionsRouter,
+  live: liveRouter,
 });
 
 export type AppRouter = typeof appRouter;

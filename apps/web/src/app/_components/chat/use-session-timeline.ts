@@ -1,8 +1,8 @@
 "use client";
 import type { SessionDetail, SessionEvent } from "@seam/shared";
-import { useSubscription } from "@trpc/tanstack-react-query";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { useLiveTopic } from "@/trpc/live";
+import { useTRPCClient } from "@/trpc/react";
 import { emptyTimeline, timelineReducer } from "./timeline-state";
 
 /**
@@ -11,7 +11,6 @@ import { emptyTimeline, timelineReducer } from "./timeline-state";
  * arrive while that snapshot is in flight are buffered and merged without duplication.
  */
 export function useSessionTimeline(id: string) {
-  const trpc = useTRPC();
   const client = useTRPCClient();
   const [state, dispatch] = useReducer(timelineReducer, emptyTimeline);
   const [error, setError] = useState<{ message: string; notFound: boolean } | null>(null);
@@ -41,22 +40,16 @@ export function useSessionTimeline(id: string) {
     void sync();
   }, [sync]);
 
-  const subscription = useSubscription(
-    trpc.session.events.subscriptionOptions(
-      { id },
-      {
-        enabled: !error?.notFound,
-        onStarted: () => void sync(),
-        onData: (envelope) => {
-          const event = envelope.data as SessionEvent;
-          if (event.type === "delta" && pending.current) {
-            pending.current.set(event.itemId, [...(pending.current.get(event.itemId) ?? []), event.text]);
-          }
-          dispatch({ type: "event", event });
-        },
-      },
-    ),
-  );
+  const live = useLiveTopic(error?.notFound ? null : `session:${id}`, {
+    onStarted: () => void sync(),
+    onData: (data) => {
+      const event = data as SessionEvent;
+      if (event.type === "delta" && pending.current) {
+        pending.current.set(event.itemId, [...(pending.current.get(event.itemId) ?? []), event.text]);
+      }
+      dispatch({ type: "event", event });
+    },
+  });
 
-  return { state, error, live: subscription.status, reload: sync };
+  return { state, error, live, reload: sync };
 }

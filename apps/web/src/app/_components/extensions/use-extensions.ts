@@ -1,11 +1,10 @@
 "use client";
 import type { ExtensionRunView, ExtensionsSnapshot } from "@seam/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
-import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
+import { useLiveTopic } from "@/trpc/live";
 import { useTRPC, useTRPCClient } from "@/trpc/react";
 import { bridgeListenerCount, dispatchBridge, watchBridgeListenerCount } from "./bridge-hub";
-import { useTabLeader } from "./use-tab-leader";
 
 /** Pushed snapshots this tab has applied; a fetch that started before the latest push must not overwrite it. */
 let pushes = 0;
@@ -29,72 +28,26 @@ export function useExtensions() {
   });
 }
 
-const CHANNEL = "seam:extensions.snapshot";
-type TabMessage = { type: "hello" } | { type: "snapshot"; snapshot: ExtensionsSnapshot };
-
 /**
- * Keeps the cached snapshot live on every page. Mount once per tab (the app shell does).
- *
- * Browsers allow six HTTP/1.1 connections per host, and every subscription holds one for good. So
- * only one tab — the holder of a Web Lock — subscribes to `extensions.events`; it hands each snapshot
- * to the other tabs over a BroadcastChannel. When it closes, another tab takes over.
+ * Keeps the cached snapshot live on every page (mount once per tab; the approval tray does), and feeds
+ * the frames of this tab the host → browser messages of the `bridge` topic while any frame listens.
  */
 export function useLiveExtensions() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const leader = useTabLeader("seam:extensions.events");
-  const leaderRef = useRef(leader);
-  useEffect(() => {
-    leaderRef.current = leader;
-  }, [leader]);
-  const channel = useRef<BroadcastChannel | null>(null);
-  const latest = useRef<ExtensionsSnapshot | null>(null);
-
-  const apply = useCallback(
-    (snapshot: ExtensionsSnapshot) => {
+  useLiveTopic("extensions", {
+    onData: (snapshot) => {
       pushes++;
-      latest.current = snapshot;
-      queryClient.setQueryData(trpc.extensions.snapshot.queryKey(), snapshot);
+      queryClient.setQueryData(trpc.extensions.snapshot.queryKey(), snapshot as ExtensionsSnapshot);
     },
-    [queryClient, trpc],
-  );
-
-  useEffect(() => {
-    if (typeof BroadcastChannel === "undefined") return;
-    const ch = new BroadcastChannel(CHANNEL);
-    channel.current = ch;
-    ch.onmessage = (event: MessageEvent<TabMessage>) => {
-      const m = event.data;
-      if (m?.type === "snapshot" && !leaderRef.current) apply(m.snapshot);
-      else if (m?.type === "hello" && leaderRef.current && latest.current) ch.postMessage({ type: "snapshot", snapshot: latest.current } satisfies TabMessage);
-    };
-    // A new tab asks the current leader for what it has.
-    ch.postMessage({ type: "hello" } satisfies TabMessage);
-    return () => {
-      channel.current = null;
-      ch.close();
-    };
-  }, [apply]);
-
-  // Host → browser messages of every run: one stream for all frames of this tab, only while one listens.
+  });
   const frames = useSyncExternalStore(watchBridgeListenerCount, bridgeListenerCount, () => 0);
-  useSubscription(
-    trpc.extensions.bridge.subscriptionOptions(undefined, {
-      enabled: frames > 0,
-      onData: (event) => dispatchBridge(event.data.runId, event.data.message),
-    }),
-  );
-
-  return useSubscription(
-    trpc.extensions.events.subscriptionOptions(undefined, {
-      enabled: leader,
-      onData: (event) => {
-        const snapshot = event.data as ExtensionsSnapshot;
-        apply(snapshot);
-        channel.current?.postMessage({ type: "snapshot", snapshot } satisfies TabMessage);
-      },
-    }),
-  );
+  useLiveTopic(frames > 0 ? "bridge" : null, {
+    onData: (data) => {
+      const { runId, message } = data as { runId: string; message: unknown };
+      dispatchBridge(runId, message);
+    },
+  });
 }
 
 /** A run whose browser half should be on screen now. */

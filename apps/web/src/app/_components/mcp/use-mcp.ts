@@ -1,19 +1,15 @@
 "use client";
 import type { McpServerView } from "@seam/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
+import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
 
-/** The server list, kept live by `mcp.events` (every push replaces the cached list). */
+/** The server list, kept live by the `mcp` topic (every push replaces the cached list). */
 export function useMcpServers() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const servers = useQuery(trpc.mcp.list.queryOptions());
-  useSubscription(
-    trpc.mcp.events.subscriptionOptions(undefined, {
-      onData: (event) => queryClient.setQueryData(trpc.mcp.list.queryKey(), event.data as McpServerView[]),
-    }),
-  );
+  useLiveTopic("mcp", { onData: (list) => queryClient.setQueryData(trpc.mcp.list.queryKey(), list as McpServerView[]) });
   return servers;
 }
 

@@ -1,6 +1,7 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
+import type { SessionInfo } from "@seam/shared";
+import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
 
 /** The session list from the cache. */
@@ -9,14 +10,12 @@ export function useSessions() {
   return useQuery(trpc.session.list.queryOptions());
 }
 
-/** Keeps the cached list live: every push from `session.listEvents` replaces it (mount once). */
+/** Keeps the cached list live: every push of the `sessions` topic replaces it (mount once). */
 export function useLiveSessionList(): void {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  useSubscription(
-    trpc.session.listEvents.subscriptionOptions(undefined, {
-      onStarted: () => void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() }),
-      onData: (event) => queryClient.setQueryData(trpc.session.list.queryKey(), event.data),
-    }),
-  );
+  useLiveTopic("sessions", {
+    onStarted: () => void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() }),
+    onData: (list) => queryClient.setQueryData(trpc.session.list.queryKey(), list as SessionInfo[]),
+  });
 }

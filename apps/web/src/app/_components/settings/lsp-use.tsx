@@ -1,7 +1,7 @@
 "use client";
 import type { LspServerView } from "@seam/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
+import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
 
 /** A pushed snapshot, whether the host wraps it with `tracked()` or not. */
@@ -16,15 +16,13 @@ export function useLspServers() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const servers = useQuery(trpc.lsp.servers.queryOptions());
-  const live = useSubscription(
-    trpc.lsp.events.subscriptionOptions(undefined, {
-      onData: (event) => {
-        const list = snapshotOf(event);
-        if (list) queryClient.setQueryData(trpc.lsp.servers.queryKey(), list);
-      },
-    }),
-  );
-  return { servers, live: live.status };
+  const live = useLiveTopic("lsp", {
+    onData: (event) => {
+      const list = snapshotOf(event);
+      if (list) queryClient.setQueryData(trpc.lsp.servers.queryKey(), list);
+    },
+  });
+  return { servers, live };
 }
 
 /** After a mutation: the servers, the presets' "added" state, the tool list and the capability overview. */
