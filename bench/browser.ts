@@ -45,7 +45,8 @@ async function collect(page: Page, url: string, kind: "relay" | "trpc", deltas: 
       const at = performance.timeOrigin + performance.now();
       const data = JSON.parse(e.data);
       if (kind === "relay") w.received.push([data, at]);
-      else if (data.type === "delta") w.received.push([data.text, at]);
+      // The UI's one live stream per page: `{ kind: "data", topic, data: SessionEvent }`.
+      else if (data.kind === "data" && data.data?.type === "delta") w.received.push([data.data.text, at]);
       else if (data.type === "turn" && data.turn.status !== "running") {
         w.finished = true;
         es.close();
@@ -96,8 +97,8 @@ export async function seamToBrowser(browser: Browser, model: ScriptedModel, sent
   try {
     await page.goto(`http://127.0.0.1:${WEB_PORT}/trpc/health`);
     const session = await seam.host.sessions.create({ workspace: seam.workspace, title: "bench" });
-    const input = encodeURIComponent(JSON.stringify({ id: session.id }));
-    const done = await collect(page, `/trpc/session.events?input=${input}`, "trpc", deltas);
+    const input = encodeURIComponent(JSON.stringify({ topics: [`session:${session.id}`] }));
+    const done = await collect(page, `/trpc/live.stream?input=${input}`, "trpc", deltas);
     await seam.host.sessions.send({ sessionId: session.id, text: "bench" });
     return latencies(sentAt, await done());
   } finally {
