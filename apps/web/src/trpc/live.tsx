@@ -79,7 +79,18 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     ),
   );
 
-  return <LiveContext.Provider value={{ register, status: subscription.status }}>{children}</LiveContext.Provider>;
+  // A change of topics reconnects on purpose; only a reconnect that lasts is worth showing.
+  const [status, setStatus] = useState<LiveStatus>(subscription.status);
+  useEffect(() => {
+    if (subscription.status !== "connecting") {
+      setStatus(subscription.status);
+      return;
+    }
+    const t = setTimeout(() => setStatus("connecting"), 1_500);
+    return () => clearTimeout(t);
+  }, [subscription.status]);
+
+  return <LiveContext.Provider value={{ register, status }}>{children}</LiveContext.Provider>;
 }
 
 /** Watches `topic` (null: nothing) on the page's live stream; returns the stream's status. */
