@@ -132,8 +132,6 @@ export const ApprovalAnswerInput = z.strictObject({
 export type ApprovalAnswerInput = z.input<typeof ApprovalAnswerInput>;
 export const ExtensionPackageRef = z.strictObject({ packageId: z.string().min(1).max(100) });
 export const ExtensionRunRef = z.strictObject({ runId: z.string().min(1).max(100) });
-/** Host → browser messages of one run, or of every run when `runId` is omitted. */
-export const ExtensionBridgeInput = z.strictObject({ runId: z.string().min(1).max(100).optional() }).optional();
 /** A call from a browser half to its host half's `api.handle(method, …)`. */
 export const ExtensionBridgeCallInput = z.strictObject({
   runId: z.string().min(1).max(100),

@@ -37,7 +37,7 @@ export {
   EXTENSION_NAME, ExtensionName, EXTENSION_CODE_MAX, ExtensionRefusal, ExtensionApprovalKind, ExtensionVersionSummary,
   ExtensionVersionSource, ExtensionGrantView, ExtensionRunState, ExtensionBrowserState, ExtensionRunView, ExtensionPackageView,
   ApprovalRequestView, ExtensionSettings, ExtensionsSnapshot, ExtensionSourceInput, ApprovalAnswerInput, ExtensionPackageRef,
-  ExtensionRunRef, ExtensionBridgeInput, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
+  ExtensionRunRef, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
 } from "./extensions.js";
 export type { ExtensionSettingsInput } from "./extensions.js";
 export { LiveTopic, LiveInput } from "./live.js";

@@ -68,7 +68,12 @@ export function createBus<M extends Record<string, unknown>>(options: BusOptions
   return bus;
 }
 
-function iterateEvents<P>(subscribe: (fn: Listener<P>) => Disposer, signal: AbortSignal): AsyncIterableIterator<P> {
+/**
+ * What a listener receives, as an async iterable: `subscribe` is called now, values are buffered while
+ * the consumer awaits (at most `maxBuffered`, oldest dropped first), and iteration ends when `signal`
+ * aborts or the consumer stops early.
+ */
+export function iterateEvents<P>(subscribe: (fn: Listener<P>) => Disposer, signal: AbortSignal, maxBuffered = Number.POSITIVE_INFINITY): AsyncIterableIterator<P> {
   const buffer: P[] = [];
   let waiters: (() => void)[] = [];
   const wake = () => {
@@ -92,6 +97,7 @@ function iterateEvents<P>(subscribe: (fn: Listener<P>) => Disposer, signal: Abor
   else {
     unsubscribe = subscribe((payload) => {
       buffer.push(payload);
+      if (buffer.length > maxBuffered) buffer.shift();
       wake();
     });
     signal.addEventListener("abort", end, { once: true });

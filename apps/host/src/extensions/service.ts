@@ -5,6 +5,7 @@ import {
 import type { HostApi } from "../host-api.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import { createChanges } from "../core/changes.js";
+import { iterateEvents } from "../core/events.js";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Store } from "../persistence/store.js";
@@ -398,33 +399,18 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
    * Host → browser messages as `{ runId, message }`: of one run (ending with it), or of every run (one
    * stream per page, so frames don't each hold a connection). A slow reader loses the oldest first.
    */
-  async function* bridgeMessages(signal: AbortSignal, run?: Run): AsyncGenerator<BridgeMessage> {
-    const queue: BridgeMessage[] = [];
-    let wake: (() => void) | null = null;
-    const deliver = (runId: string, message: unknown) => {
-      queue.push({ runId, message });
-      if (queue.length > BRIDGE_QUEUE_MAX) queue.shift();
-      wake?.();
-    };
-    const perRun = (message: unknown) => deliver(run!.id, message);
-    const onAbort = () => wake?.();
-    const ended = run ? run.scope.signal : scope.signal;
-    if (run) run.bridges.add(perRun);
-    else allBridges.add(deliver);
-    signal.addEventListener("abort", onAbort);
-    ended.addEventListener("abort", onAbort);
-    try {
-      while (!signal.aborted && !ended.aborted && (!run || isLive(run))) {
-        if (queue.length === 0) await new Promise<void>((r) => { wake = r; });
-        wake = null;
-        while (queue.length > 0) yield queue.shift()!;
+  function bridgeMessages(signal: AbortSignal, run?: Run): AsyncIterable<BridgeMessage> {
+    const until = AbortSignal.any([signal, run ? run.scope.signal : scope.signal]);
+    return iterateEvents<BridgeMessage>((fn) => {
+      if (!run) {
+        const all = (runId: string, message: unknown) => void fn({ runId, message });
+        allBridges.add(all);
+        return () => void allBridges.delete(all);
       }
-    } finally {
-      if (run) run.bridges.delete(perRun);
-      else allBridges.delete(deliver);
-      signal.removeEventListener("abort", onAbort);
-      ended.removeEventListener("abort", onAbort);
-    }
+      const one = (message: unknown) => void fn({ runId: run.id, message });
+      run.bridges.add(one);
+      return () => void run.bridges.delete(one);
+    }, until, BRIDGE_QUEUE_MAX);
   }
 
   scope.add(async () => {

@@ -5,6 +5,7 @@ import { HostError } from "../../src/core/errors.js";
 import { createScope, type Scope } from "../../src/core/scope.js";
 import { createExtensions, type Extensions } from "../../src/extensions/service.js";
 import { createExtensionStore } from "../../src/extensions/store.js";
+import { extensionTools } from "../../src/extensions/tools.js";
 import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { createWebSeam } from "../../src/web/web.js";
 import { tmpDir } from "../persistence/tmp.js";
@@ -365,6 +366,10 @@ describe("the browser bridge (EXT-3, EXT-4)", () => {
     expect(toolNames(w, w.s1)).not.toContain("counter_increment");
     const run = (await w.ext.api.snapshot()).runs[0]!;
     expect(run).toMatchObject({ state: "crashed", browser: "failed" });
+    // extension_inspect shows the model the render failure (EXT-4).
+    const inspect = extensionTools(w.ext, w.registry).find((t) => t.name === "extension_inspect")!;
+    const seen = await inspect.run({}, { signal: signal(), sessionId: w.s1, workspace: w.home, callId: "i1" });
+    expect(seen.rendered).toContain("nope is not defined");
     page.abort();
   });
 });

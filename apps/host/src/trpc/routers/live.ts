@@ -1,6 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { LiveInput, type LiveEvent } from "@seam/shared";
 import { messageOf } from "../../core/errors.js";
+import { iterateEvents } from "../../core/events.js";
 import type { HostApi } from "../../host-api.js";
 import { procedure } from "../trpc.js";
 
@@ -22,39 +23,29 @@ function source(host: HostApi, topic: string, signal: AbortSignal): AsyncIterabl
  * source is subscribed before `started` is sent, so a page that refetches on `started` misses nothing.
  */
 export async function* mergeTopics(host: HostApi, topics: string[], signal: AbortSignal): AsyncGenerator<LiveEvent> {
-  const queue: LiveEvent[] = [];
-  let wake: (() => void) | null = null;
-  const push = (event: LiveEvent) => {
-    queue.push(event);
-    wake?.();
-  };
   const stop = new AbortController();
-  const onAbort = () => {
-    stop.abort();
-    wake?.();
-  };
-  signal.addEventListener("abort", onAbort);
-  const pumps = [...new Set(topics)].map(async (topic) => {
-    try {
-      // The first next() runs each source up to its subscription before `started` goes out.
-      const it = source(host, topic, stop.signal)[Symbol.asyncIterator]();
-      for (let r = await it.next(); !r.done; r = await it.next()) push({ kind: "data", topic, data: r.value });
-    } catch (error) {
-      if (!stop.signal.aborted) push({ kind: "error", topic, message: messageOf(error) });
-    }
-  });
+  const until = AbortSignal.any([signal, stop.signal]);
+  let emit: (event: LiveEvent) => void = () => {};
+  const merged = iterateEvents<LiveEvent>((fn) => {
+    emit = (event) => void fn(event);
+    return () => { emit = () => {}; };
+  }, until);
+  for (const topic of new Set(topics)) {
+    void (async () => {
+      try {
+        // Runs synchronously up to each source's subscription, so all are subscribed before `started`.
+        for await (const data of source(host, topic, until)) emit({ kind: "data", topic, data });
+      } catch (error) {
+        if (!until.aborted) emit({ kind: "error", topic, message: messageOf(error) });
+      }
+    })();
+  }
   try {
     yield { kind: "started" };
-    while (!stop.signal.aborted) {
-      if (queue.length === 0) await new Promise<void>((r) => { wake = r; });
-      wake = null;
-      while (queue.length > 0 && !stop.signal.aborted) yield queue.shift()!;
-    }
+    yield* merged;
   } finally {
-    signal.removeEventListener("abort", onAbort);
-    // Every source ends on this abort; nothing here waits for them.
+    // Every source ends on this abort.
     stop.abort();
-    void Promise.allSettled(pumps);
   }
 }
 
