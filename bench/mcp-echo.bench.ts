@@ -21,7 +21,7 @@ import { createScope } from "../apps/host/src/core/scope.js";
 import { createLog } from "../apps/host/src/core/log.js";
 import { createToolRegistry } from "../apps/host/src/agent/registry.js";
 import { createToolRuntime } from "../apps/host/src/agent/runtime.js";
-import { createMcpHub } from "../apps/host/src/mcp/mcp.js";
+import { createMcpHub } from "../apps/host/src/mcp/hub.js";
 import type { TransportFactory } from "../apps/host/src/mcp/transport.js";
 import { ms, percentile } from "./stats.js";
 

@@ -1,4 +1,5 @@
 /** Measures both pipelines with a Node SSE client talking to them directly (host overhead alone). */
+import type { SessionTopic } from "@seam/shared";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import type { ScriptedModel } from "../packages/testkit/src/index.js";
@@ -44,9 +45,13 @@ export async function seamToNode(model: ScriptedModel, sentAt: Map<string, numbe
     const session = await client.session.create.mutate({ workspace: seam.workspace, title: "bench" });
     const received = new Map<string, number>();
     await new Promise<void>((resolve, reject) => {
-      const sub = client.session.events.subscribe({ id: session.id }, {
-        onStarted: () => void client.session.send.mutate({ sessionId: session.id, text: "bench" }).catch(reject),
-        onData: ({ data }) => {
+      // The path the page uses: one live stream, this session's topic.
+      const topic: SessionTopic = `session:${session.id}`;
+      const sub = client.live.stream.subscribe({ topics: [topic] }, {
+        onData: (event) => {
+          if (event.kind === "started") void client.session.send.mutate({ sessionId: session.id, text: "bench" }).catch(reject);
+          if (event.kind !== "data" || event.topic !== topic) return;
+          const data = event.data;
           if (data.type === "delta") received.set(data.text, wallNow());
           if (data.type === "turn" && data.turn.status !== "running") {
             sub.unsubscribe();

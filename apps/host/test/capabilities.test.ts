@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
-import type { ModelStatus, WebHealth, WebKindHealth } from "@seam/shared";
-import { capabilityRows } from "../src/capabilities.js";
-
-const model: ModelStatus = { settings: { provider: "none", maxSteps: 25 }, mode: "direct", keySource: null, problem: null };
+import { afterAll, describe, expect, it } from "vitest";
+import type { CapabilityRow, WebHealth, WebKindHealth } from "@seam/shared";
+import { capabilityOverview } from "../src/capabilities.js";
+import { webStatus } from "../src/web/status.js";
+import { startTestHost } from "./support/host.js";
 
 const kind = (k: "search" | "fetch", selection: WebKindHealth["selection"]): WebKindHealth => ({
   kind: k, tool: k === "search" ? "web_search" : "web_fetch", enabled: true, configuredId: null, configuredBy: null,
@@ -13,7 +13,7 @@ const kind = (k: "search" | "fetch", selection: WebKindHealth["selection"]): Web
   })),
 });
 
-const webRow = (web: WebHealth) => capabilityRows([], model, [], web).find((r) => r.id === "web")!;
+const webRow = (web: WebHealth) => webStatus([], web);
 
 describe("capability overview (UI-2)", () => {
   it("says briefly why the web capability is not ready and what to do", () => {
@@ -30,9 +30,25 @@ describe("capability overview (UI-2)", () => {
     expect(row).toMatchObject({ codePresent: true, configured: true, ready: true, note: "web_search uses exa; web_fetch uses http." });
   });
 
-  it("lists every capability, the unbuilt ones honestly", () => {
-    const rows = capabilityRows([], model, []);
-    expect(rows.map((r) => r.id)).toEqual(expect.arrayContaining(["model", "workspace", "mcp", "skills", "extensions"]));
-    expect(rows.find((r) => r.id === "extensions")).toMatchObject({ codePresent: true, ready: false, note: "The extension tools are not registered." });
+  it("asks each capability for its row, in order, and waits for the ones that answer later", async () => {
+    const row = (id: string): CapabilityRow => ({ id, title: id, codePresent: true, configured: true, visible: true, ready: true, note: "", tools: [] });
+    const overview = capabilityOverview([() => row("a"), async () => row("b"), () => row("c")]);
+    expect((await overview.list()).map((r) => r.id)).toEqual(["a", "b", "c"]);
+  });
+
+  const started = startTestHost();
+  afterAll(async () => (await started).scope.dispose());
+
+  it("a host lists every capability with its own row, each naming the tools it registered", async () => {
+    const { host } = await started;
+    const rows = await host.capabilities.list();
+    expect(rows.map((r) => r.id)).toEqual(["model", "workspace", "web", "lsp", "mcp", "skills", "extensions"]);
+    expect(rows.find((r) => r.id === "model")).toMatchObject({ configured: false, ready: false });
+    expect(rows.find((r) => r.id === "workspace")).toMatchObject({ ready: true, tools: ["grep", "list_dir", "read_file"] });
+    expect(rows.find((r) => r.id === "skills")).toMatchObject({ ready: true, tools: ["skill"] });
+    expect(rows.find((r) => r.id === "mcp")).toMatchObject({ configured: false, ready: false, tools: [] });
+    const extensions = rows.find((r) => r.id === "extensions")!;
+    expect(extensions.ready).toBe(true);
+    expect(extensions.tools).toEqual(expect.arrayContaining(["extension_define", "extension_inspect", "extension_run", "extension_stop", "extension_undefine"]));
   });
 });

@@ -40,5 +40,5 @@ export {
   ExtensionRunRef, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
 } from "./extensions.js";
 export type { ExtensionSettingsInput } from "./extensions.js";
-export { LiveTopic, LiveInput } from "./live.js";
-export type { LiveEvent } from "./live.js";
+export { LiveTopic, LiveInput, sessionOfTopic } from "./live.js";
+export type { LiveEvent, LiveDataEvent, LiveData, LivePayloads, FixedTopic, SessionTopic, TopicKey, BridgeMessage } from "./live.js";

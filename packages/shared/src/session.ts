@@ -73,10 +73,11 @@ export const ToolCallItem = ItemBase.extend({
   kind: z.literal("tool_call"),
   callId: z.string(),
   name: z.string(),
-  args: z.unknown(),
+  /** Any JSON value. JSON drops an undefined value with its key, so `unknown` fields are optional on the wire. */
+  args: z.unknown().optional(),
   status: ToolCallStatus,
   /** The full JSON result as the capability produced it. */
-  canonical: z.unknown().nullable(),
+  canonical: z.unknown().nullable().optional(),
   /** The text the model saw. */
   rendered: z.string().nullable(),
   error: ErrorInfo.nullable(),
@@ -90,7 +91,7 @@ export const FactItem = ItemBase.extend({
   factKind: z.string(),
   /** The text the model saw, if any. */
   text: z.string(),
-  payload: z.unknown().nullable(),
+  payload: z.unknown().nullable().optional(),
 });
 export type FactItem = z.infer<typeof FactItem>;
 

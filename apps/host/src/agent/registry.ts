@@ -1,3 +1,4 @@
+import type { ToolInfo } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { Disposer } from "../core/scope.js";
 import type { ToolDef } from "./tool.js";
@@ -96,5 +97,21 @@ export function createToolRegistry(options: { onListenerError?: (error: unknown)
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+  };
+}
+
+/** The names of the tools one capability has registered now (the capability overview's `tools`). */
+export function toolsOf(registry: Pick<ToolRegistry, "visible">, capability: string): string[] {
+  return registry.visible().filter((t) => t.capability === capability).map((t) => t.name);
+}
+
+/** What the tRPC layer calls (`HostApi["tools"]`): the tools a session sees, as the palette and cards show them. */
+export interface ToolsApi { list(sessionId?: string): Promise<ToolInfo[]> }
+
+export function toolsApi(registry: Pick<ToolRegistry, "visible">): ToolsApi {
+  return {
+    list: async (sessionId) => registry.visible(sessionId).map((t) => ({
+      name: t.name, description: t.description, capability: t.capability, inputSchema: t.inputSchema, readOnly: t.readOnly, approval: t.approval,
+    })),
   };
 }

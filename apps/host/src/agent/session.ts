@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import type { SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
+import type {
+  SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
+} from "@seam/shared";
 import { createBus } from "../core/events.js";
 import { HostError, messageOf } from "../core/errors.js";
-import type { Scope } from "../core/scope.js";
+import type { LiveSources } from "../core/live.js";
+import type { Disposer, Scope } from "../core/scope.js";
 import type { LlmModel } from "../llm/llm.js";
 import type { SessionRow, Store } from "../persistence/store.js";
-import type { HostApi } from "../host-api.js";
 import { parseDirectCall } from "./direct.js";
 import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEnd } from "./loop.js";
 import type { ToolRegistry } from "./registry.js";
@@ -35,15 +37,39 @@ type Events = { session: { sessionId: string; event: SessionEvent }; list: null 
 
 interface Running { turnId: string; controller: AbortController; done: Promise<void> }
 
+/** What the tRPC layer calls (`HostApi["sessions"]`). */
+export interface Api {
+  list(): Promise<SessionInfo[]>;
+  create(input: SessionCreateInput): Promise<SessionInfo>;
+  rename(id: string, title: string): Promise<SessionInfo>;
+  /** Runs every `beforeRemove` hook (a capability lets go of the session), then deletes it. */
+  remove(id: string): Promise<void>;
+  detail(id: string): Promise<SessionDetail>;
+  send(input: SessionSendInput): Promise<{ turnId: string }>;
+  callTool(input: SessionCallToolInput): Promise<{ turnId: string }>;
+  stop(id: string): Promise<{ stopped: boolean }>;
+}
+
 /** Sessions and their turns (CORE-13): durable history, one running turn per session, stop, live events. */
-export type SessionService = HostApi["sessions"] & {
+export interface SessionService extends Api {
+  /** One session's events from now on (live topic `session:<id>`). */
+  events(id: string, signal: AbortSignal): AsyncIterable<SessionEvent>;
+  /** The whole list after every change: created, renamed, removed, running state (live topic `sessions`). */
+  listEvents(signal: AbortSignal): AsyncIterable<SessionInfo[]>;
+  /** The sessions' live topics. */
+  readonly live: Pick<LiveSources, "sessions" | "session">;
   /** The running turn of a session, if any (capabilities record facts against it). */
   runningTurn(sessionId: string): string | null;
-};
+  /** The workspace of a session (not_found:session when it does not exist). */
+  workspaceOf(sessionId: string): Promise<string>;
+  /** `fn` runs before a session is deleted, e.g. to stop what a capability runs for it (EXT-2). */
+  beforeRemove(fn: (sessionId: string) => Promise<void>): Disposer;
+}
 
 export function createSessionService(scope: Scope, deps: SessionDeps): SessionService {
   const bus = createBus<Events>();
   const running = new Map<string, Running>();
+  const removeHooks = new Set<(sessionId: string) => Promise<void>>();
   const { store } = deps;
 
   const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id) });
@@ -125,7 +151,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     await Promise.allSettled(all.map((r) => r.done));
   }, "sessions:turns");
 
-  return {
+  const service: SessionService = {
     async list() {
       return (await store.sessions.list()).map(info);
     },
@@ -145,6 +171,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     },
     async remove(id) {
       await requireSession(id);
+      for (const hook of removeHooks) await hook(id);
       const r = running.get(id);
       if (r) {
         r.controller.abort(new Error("session deleted"));
@@ -206,5 +233,17 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         for await (const _ of bus.iterate("list", signal)) yield (await store.sessions.list()).map(info);
       })();
     },
+    live: {
+      sessions: (signal) => service.listEvents(signal),
+      session: (id, signal) => service.events(id, signal),
+    },
+    async workspaceOf(sessionId) {
+      return (await requireSession(sessionId)).workspace;
+    },
+    beforeRemove(fn) {
+      removeHooks.add(fn);
+      return () => void removeHooks.delete(fn);
+    },
   };
+  return service;
 }

@@ -1,3 +1,4 @@
+import type { ProcessInfo } from "@seam/shared";
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
@@ -211,3 +212,14 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/** What the tRPC layer calls (`HostApi["processes"]`): the Processes view of the capability overview. */
+export interface ProcessesApi { list(): Promise<ProcessInfo[]> }
+
+export const processesApi: ProcessesApi = {
+  list: async () => listChildren().map((c) => ({
+    label: c.label, pid: c.pid, command: c.command, state: c.state,
+    exitCode: c.exit?.code ?? null, exitSignal: c.exit?.signal ?? null,
+    startedAt: c.startedAt.toISOString(), endedAt: c.endedAt?.toISOString() ?? null, stderrTail: c.stderrTail,
+  })),
+};

@@ -1,8 +1,7 @@
 import {
-  ExtensionSettings, type ExtensionPackageView, type ExtensionRefusal, type ExtensionRunView, type ExtensionsSnapshot,
-  type ExtensionVersionSource,
+  ExtensionSettings, type ApprovalAnswerInput, type BridgeMessage, type ExtensionPackageView, type ExtensionRefusal, type ExtensionRunView,
+  type ExtensionSettingsInput, type ExtensionsSnapshot, type ExtensionVersionSource,
 } from "@seam/shared";
-import type { HostApi } from "../host-api.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import { createChanges } from "../core/changes.js";
 import { iterateEvents } from "../core/events.js";
@@ -21,7 +20,7 @@ const ENDED_RUNS_KEPT = 50;
 /** Host → browser messages one bridge stream keeps for a slow reader. */
 const BRIDGE_QUEUE_MAX = 1_000;
 
-export interface BridgeMessage { runId: string; message: unknown }
+export type { BridgeMessage };
 
 export interface DefineInput { name: string; purpose: string; host?: string; browser?: string }
 export interface DefineResult { name: string; version: number; hash: string; created: boolean; halves: ("host" | "browser")[] }
@@ -54,7 +53,31 @@ export interface Extensions {
   services(sessionId: string): ServiceInfo[];
   /** Stops a deleted session's runs and withdraws its run requests. */
   forgetSession(sessionId: string): Promise<void>;
-  api: HostApi["extensions"];
+  api: Api & {
+    /** The snapshot now, then after each burst of changes (live topic `extensions`). */
+    events(signal: AbortSignal): AsyncIterable<ExtensionsSnapshot>;
+    /**
+     * What host halves `api.send` to their browser halves, live from now on: of one run (ending when it
+     * ends), or of every run when `runId` is omitted (live topic `bridge`: one stream per page serves all its frames).
+     */
+    bridge(signal: AbortSignal, runId?: string): AsyncIterable<BridgeMessage>;
+  };
+}
+
+/** What the tRPC layer calls (`HostApi["extensions"]`): packages, runs, approvals, grants and the browser half's calls (EXT-4..6). */
+export interface Api {
+  snapshot(): Promise<ExtensionsSnapshot>;
+  /** not_found:extensions when the package or version is unknown. */
+  source(input: { packageId: string; version: number }): Promise<ExtensionVersionSource>;
+  /** First answer wins; a later one gets conflict:extensions (`already_answered`), an unknown id not_found:extensions. */
+  answer(input: ApprovalAnswerInput): Promise<void>;
+  revokeGrant(input: { packageId: string }): Promise<void>;
+  stop(input: { runId: string }): Promise<void>;
+  /** A browser half's call to its host half's `api.handle(method, …)`. */
+  call(input: { runId: string; method: string; params: unknown }): Promise<unknown>;
+  /** A page reports rendering the run's browser half (EXT-4). */
+  reportBrowser(input: { runId: string; ok: boolean; message?: string }): Promise<void>;
+  setSettings(input: ExtensionSettingsInput): Promise<ExtensionSettings>;
 }
 
 export const refusal = (reason: ExtensionRefusal, message: string, data: Record<string, unknown> = {}) => {

@@ -4,14 +4,11 @@ import type { ModelSettings } from "@seam/shared";
 import { jsonSchema, stepCountIs, streamText, type FinishReason, type JSONSchema7, type LanguageModel, type LanguageModelUsage, type ToolSet } from "ai";
 import { HostError } from "../core/errors.js";
 import { aborted, toLlmError, type FailureContext } from "./failure.js";
-import { toModelMessages } from "./messages.js";
+import { toModelMessages, type ChatMessage } from "./messages.js";
 import { keyEnvFor } from "./presets.js";
 import { missingKeyMessage, type SecretSource } from "./secrets.js";
 
-export type ChatMessage =
-  | { role: "user"; text: string }
-  | { role: "assistant"; text: string; toolCalls: { id: string; name: string; args: unknown }[] }
-  | { role: "tool"; callId: string; name: string; output: string; isError: boolean };
+export type { ChatMessage } from "./messages.js";
 
 export interface ToolSpec {
   name: string;

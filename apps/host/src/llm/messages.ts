@@ -1,5 +1,10 @@
 import type { ModelMessage, ToolCallPart, ToolModelMessage, ToolResultPart } from "ai";
-import type { ChatMessage } from "./llm.js";
+
+/** The history as Seam keeps it for a model turn; adapters turn it into their provider's messages. */
+export type ChatMessage =
+  | { role: "user"; text: string }
+  | { role: "assistant"; text: string; toolCalls: { id: string; name: string; args: unknown }[] }
+  | { role: "tool"; callId: string; name: string; output: string; isError: boolean };
 
 export const INTERRUPTED_RESULT = "No result: the tool call was interrupted before it finished.";
 

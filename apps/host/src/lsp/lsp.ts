@@ -1,8 +1,9 @@
-import { LspSettings, LspServerConfig, type LspPreset, type LspServerConfigInput, type LspServerView } from "@seam/shared";
-import type { ToolRegistry } from "../agent/registry.js";
+import { LspSettings, LspServerConfig, type CapabilityRow, type LspPreset, type LspServerConfigInput, type LspServerView } from "@seam/shared";
+import { toolsOf, type ToolRegistry } from "../agent/registry.js";
 import type { ToolDef } from "../agent/tool.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createChanges } from "../core/changes.js";
+import type { LiveSources } from "../core/live.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { Store } from "../persistence/store.js";
@@ -11,6 +12,7 @@ import { defaultServers, presets } from "./presets.js";
 import { createProviderRegistry, type ProviderRegistry } from "./registry.js";
 import type { RenderLimits } from "./render.js";
 import { extensionConflicts, parseConfig, requireResolvable, resolveServer, validateMapping } from "./servers.js";
+import { lspStatus } from "./status.js";
 import { lspTool } from "./tool.js";
 
 export type { QueryInput, QueryResult } from "./pool.js";
@@ -19,19 +21,21 @@ export type { LspToolResult, LspLocationView } from "./render.js";
 /** The settings key holding `LspSettings`. */
 export const SETTINGS_KEY = "lsp";
 
-/** What the tRPC layer calls (`HostApi["lsp"]`): configured servers with their processes (LSP-7). */
+/** What the tRPC layer calls (`HostApi["lsp"]`): configured servers with their processes (LSP-7); a refused change saves nothing. */
 export interface Api {
   servers(): Promise<LspServerView[]>;
   presets(): Promise<LspPreset[]>;
-  /** Validates the whole mapping and resolves the command before saving; then activates it. */
+  /**
+   * Validates the whole mapping and resolves the command before saving, then activates it. Refuses invalid
+   * fields (`bad_input:lsp`, field path first), extension conflicts (`conflict:lsp`) and an enabled server whose
+   * command does not resolve.
+   */
   add(config: LspServerConfigInput): Promise<LspServerView>;
   /** Replaces server `id` (`config.id` may rename it); its processes stop and it activates anew. */
   update(input: { id: string; config: LspServerConfigInput }): Promise<LspServerView>;
   remove(input: { id: string }): Promise<void>;
   /** Restarts one workspace's process, or every process of the server; re-activates an inactive server. */
   restart(input: { id: string; workspace?: string }): Promise<LspServerView>;
-  /** Every server's view now, then after each burst of changes. */
-  events(signal: AbortSignal): AsyncIterable<LspServerView[]>;
 }
 
 /** The LSP capability (LSP-1..7). */
@@ -39,6 +43,10 @@ export interface Interface {
   /** The `lsp` tool as registered now (or as it would be, listing no extensions, while none is routed). */
   readonly tool: ToolDef;
   readonly api: Api;
+  /** Live topic `lsp`: every server's view now, then after each burst of changes. */
+  readonly live: Pick<LiveSources, "lsp">;
+  /** The capability overview's row (LSP-7). */
+  status(): CapabilityRow;
   /** The seam (`ctx.lsp`): one query through routing, the pool and the server. */
   query(input: QueryInput): Promise<QueryResult>;
   /** Views synchronously (capability overview). */
@@ -230,7 +238,6 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
       await pool.restart(id, workspace);
       return viewOf(c);
     }),
-    events: (signal) => changes.snapshots(signal),
   };
 
   // Start-up activation: conflicts in what was saved leave both sides inactive, with the reason.
@@ -253,6 +260,8 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   return {
     get tool() { return registered?.tool ?? lspTool({ query, extensions: [], limits: deps.render }); },
     api,
+    live: { lsp: (signal) => changes.snapshots(signal) },
+    status: () => lspStatus(toolsOf(deps.registry, "lsp"), list()),
     query,
     list,
     toolVisible: () => registered !== undefined,
@@ -281,4 +290,3 @@ async function load(store: Deps["store"], log: Log): Promise<LspServerConfig[]> 
 /** The brief's name for `create`. */
 export const createLsp = create;
 
-export * as Lsp from "./lsp.js";

@@ -8,7 +8,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Database } from "../persistence/db.js";
 import { exportServers, previewImport, sameConfig } from "./import.js";
-import type { McpHub } from "./mcp.js";
+import type { McpHub } from "./hub.js";
 import { createMcpStore, type McpStore } from "./store.js";
 
 /** MCP server management for the tRPC layer (MCP-10): saved configs joined with the hub's live state. */

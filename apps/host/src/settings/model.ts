@@ -1,4 +1,4 @@
-import { ModelSettings, type ModelStatus } from "@seam/shared";
+import { ModelSettings, type CapabilityRow, type ModelStatus } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
 import type { SecretSource } from "../llm/secrets.js";
@@ -21,9 +21,18 @@ export function modelSettingsFromEnv(env: NodeJS.ProcessEnv): ModelSettings {
   return parsed.data;
 }
 
+/** What the tRPC layer calls (`HostApi["settings"]`): the model settings page. */
+export interface Api {
+  model(): Promise<ModelStatus>;
+  setModel(settings: ModelSettings): Promise<ModelStatus>;
+}
+
 export interface ModelSettingsService {
-  status(): Promise<ModelStatus>;
-  set(settings: ModelSettings): Promise<ModelStatus>;
+  readonly api: Api;
+  /** The settings in use with the key's whereabouts, or what is wrong with them. */
+  current(): Promise<ModelStatus>;
+  /** The capability overview's model row. */
+  status(): Promise<CapabilityRow>;
   /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
   resolve(): Promise<{ model: LlmModel; maxSteps: number } | null>;
 }
@@ -52,12 +61,17 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
     }
   };
 
+  const modelStatus = async () => describe(await current());
   return {
-    status: async () => describe(await current()),
-    async set(settings) {
-      await deps.store.settings.set(KEY, settings);
-      return describe(settings);
+    api: {
+      model: modelStatus,
+      async setModel(settings) {
+        await deps.store.settings.set(KEY, settings);
+        return describe(settings);
+      },
     },
+    current: modelStatus,
+    status: async () => modelRow(await modelStatus()),
     async resolve() {
       const settings = await current();
       if (settings.provider === "none") return null;
@@ -65,5 +79,21 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
       if (status.problem) throw new HostError("bad_input:llm", status.problem, { reason: "model_key_missing" });
       return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps };
     },
+  };
+}
+
+/** Ready means the key was found here, not that the endpoint answered. */
+function modelRow(model: ModelStatus): CapabilityRow {
+  return {
+    id: "model",
+    title: "Model",
+    codePresent: true,
+    configured: model.mode === "model",
+    visible: true,
+    ready: model.mode === "model" && model.problem === null,
+    note: model.mode === "direct"
+      ? "No model is configured: Seam runs in direct mode (/call <tool> {json}). Configure one in Settings."
+      : model.problem ?? `${model.settings.provider} · ${model.settings.model ?? ""}`,
+    tools: [],
   };
 }

@@ -1,7 +1,10 @@
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { SkillSettings, type SkillCompletion, type SkillInspection, type SkillSettingsInput } from "@seam/shared";
-import type { StepHook } from "../agent/hooks.js";
+import {
+  SkillSettings, type CapabilityRow, type SkillCompletion, type SkillInspection, type SkillSettingsInput, type SkillsWhereInput,
+} from "@seam/shared";
+import type { StepHook, StepHooks } from "../agent/hooks.js";
+import { toolsOf, type ToolRegistry } from "../agent/registry.js";
 import type { ToolDef } from "../agent/tool.js";
 import { HostError } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
@@ -38,10 +41,27 @@ export interface SkillsDeps {
   cacheSize?: number;
   /** Project roots watched at once (default 8). */
   maxWatchedProjects?: number;
+  /** Where the `skill` tool is registered for the capability's lifetime (none: not registered; tests). */
+  registry?: ToolRegistry;
+  /** Where the catalog hook is added (none: not added; tests). */
+  hooks?: StepHooks;
+  /** A session's workspace, for `api` calls that name a session. */
+  workspaceOf?(sessionId: string): Promise<string>;
+}
+
+/** What the tRPC layer calls (`HostApi["skills"]`): the Skills page and the composer's `/name` completions (SKL-8, SKL-10). */
+export interface Api {
+  inspect(where: SkillsWhereInput): Promise<SkillInspection>;
+  completions(sessionId: string): Promise<SkillCompletion[]>;
+  settings(): Promise<SkillSettings>;
+  setSettings(settings: SkillSettingsInput): Promise<SkillSettings>;
 }
 
 /** The skills capability (SKL-1..10). */
 export interface Interface {
+  readonly api: Api;
+  /** The capability overview's row. */
+  status(): CapabilityRow;
   /** Winners for a workspace and scope chain; cached while complete (SKL-4). */
   list(cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<Observation>;
   /** The winning definition, re-read from its source on every call (SKL-5). */
@@ -104,8 +124,12 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
 
   const list = (cwd: string, scopes: readonly string[] = [], signal?: AbortSignal) => registry.list({ cwd, scopes, signal });
   const get = (name: string, cwd: string, scopes: readonly string[] = [], signal?: AbortSignal) => registry.get(name, { cwd, scopes, signal });
+  const workspaceOf = async (sessionId: string) => {
+    if (!deps.workspaceOf) throw new HostError("unavailable:skills", "Skills were started without sessions.");
+    return deps.workspaceOf(sessionId);
+  };
 
-  return {
+  const skills: Omit<Interface, "api" | "status"> = {
     list,
     get,
     catalogHook: () => catalogHook({ list, timeline: (id) => deps.store.items.list(id), scopes: sessionScopes }),
@@ -136,8 +160,38 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
     addProvider: (provider, opts) => registry.addProvider(provider, opts),
     registry,
   };
+  if (deps.registry) scope.add(deps.registry.register(skills.skillTool), "tool:skill");
+  if (deps.hooks) scope.add(deps.hooks.add("skills:catalog", skills.catalogHook()), "hook:skills:catalog");
+
+  return {
+    ...skills,
+    api: {
+      inspect: async (where) => "workspace" in where
+        ? skills.inspect(where.workspace)
+        : skills.inspect(await workspaceOf(where.sessionId), where.sessionId),
+      completions: async (sessionId) => skills.userInvocable(await workspaceOf(sessionId), sessionId),
+      settings: () => skills.settings.get(),
+      setSettings: (input) => skills.settings.set(input),
+    },
+    status: () => skillsStatus(deps.registry ? toolsOf(deps.registry, "skills") : []),
+  };
+}
+
+/** Skills are found per session workspace (project, user, custom and bundled roots); the catalog reaches the model as a fact. */
+function skillsStatus(tools: string[]): CapabilityRow {
+  return {
+    id: "skills",
+    title: "Skills (skill, /name)",
+    codePresent: true,
+    configured: true,
+    visible: tools.length > 0,
+    ready: tools.length > 0,
+    note: tools.length > 0
+      ? "Catalog built per session workspace from .dsh/skills and .agents/skills in the project and your home, custom roots and the bundled skills."
+      : "The skill tool is not registered.",
+    tools,
+  };
 }
 
 export const createSkills = create;
 
-export * as Skills from "./skills.js";

@@ -1,7 +1,7 @@
 import type {
-  WebHealth, WebKind, WebKindHealth, WebProbeResult, WebProviderHealth, WebSettings, WebSettingsInput,
+  CapabilityRow, WebHealth, WebKind, WebProbeInput, WebKindHealth, WebProbeResult, WebProviderHealth, WebSettings, WebSettingsInput,
 } from "@seam/shared";
-import type { ToolRegistry } from "../agent/registry.js";
+import { toolsOf, type ToolRegistry } from "../agent/registry.js";
 import type { ToolDef } from "../agent/tool.js";
 import { messageOf } from "../core/errors.js";
 import type { Disposer, Scope } from "../core/scope.js";
@@ -14,6 +14,7 @@ import { createHttpFetcher, type FetchLimits } from "./providers/http.js";
 import { createPerplexityProvider } from "./providers/perplexity.js";
 import { checkDoors, ENV_VARS, envDoors, loadWebSettings, parseWebSettings, WEB_SETTINGS_KEY, withDoors } from "./settings.js";
 import { createWebService, type WebService } from "./service.js";
+import { webStatus } from "./status.js";
 import { compileAllowlist, type Allowlist, type Resolver } from "./ssrf.js";
 import { webFetchTool } from "./web_fetch.js";
 import { webSearchTool } from "./web_search.js";
@@ -35,8 +36,20 @@ export interface WebSeamDeps {
   warn?: (message: string) => void;
 }
 
-/** The web capability as host.ts, host-api.ts and the tRPC router use it (WEB-1..11). */
+/** What the tRPC layer calls (`HostApi["web"]`): Settings → Web (WEB-3, WEB-11). */
+export interface Api {
+  settings(): Promise<WebSettings>;
+  setSettings(settings: WebSettingsInput): Promise<WebSettings>;
+  health(): Promise<WebHealth>;
+  /** One real request to a provider, recorded in its health. */
+  probe(input: WebProbeInput): Promise<WebProbeResult>;
+}
+
+/** The web capability (WEB-1..11): the seam its tools and extensions call, its settings page and overview row. */
 export interface WebSeam {
+  readonly api: Api;
+  /** The capability overview's row: visible = a web tool registered, ready = selection succeeds for every enabled tool. */
+  status(): CapabilityRow;
   service: WebService;
   settings: {
     /** The effective settings (env doors applied). */
@@ -54,7 +67,7 @@ export interface WebSeam {
 
 const TOOL_NAME: Record<WebKind, string> = { search: "web_search", fetch: "web_fetch" };
 
-export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<WebSeam> {
+export async function create(scope: Scope, deps: WebSeamDeps): Promise<WebSeam> {
   const warn = deps.warn ?? ((m: string) => console.error(m));
   const doors = envDoors(deps.env);
   let stored = await loadWebSettings(deps.store, warn);
@@ -143,7 +156,7 @@ export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<We
   };
 
   let saving = Promise.resolve();
-  return {
+  const seam: Omit<WebSeam, "api" | "status"> = {
     service,
     settings: {
       get: settings,
@@ -188,6 +201,19 @@ export async function createWebSeam(scope: Scope, deps: WebSeamDeps): Promise<We
       }
     },
   };
+  return {
+    ...seam,
+    api: {
+      settings: async () => seam.settings.get(),
+      setSettings: (input) => seam.settings.set(input),
+      health: async () => seam.health(),
+      probe: (input) => seam.probe(input.kind, input.id),
+    },
+    status: () => webStatus(toolsOf(deps.registry, "web"), seam.health()),
+  };
 }
 
 export { WEB_SETTINGS_KEY, ENV_VARS };
+
+/** The brief's name for `create`. */
+export const createWebSeam = create;

@@ -1,3 +1,6 @@
+import type { CapabilityRow } from "@seam/shared";
+import { toolsOf, type ToolRegistry } from "../agent/registry.js";
+import type { Scope } from "../core/scope.js";
 import type { ToolDef } from "../agent/tool.js";
 import { grepTool } from "./grep.js";
 import { listDirTool } from "./list_dir.js";
@@ -23,4 +26,24 @@ export function workspaceTools(limits: WorkspaceLimits = {}): ToolDef[] {
     listDirTool({ maxEntries: limits.listMaxEntries }),
     readFileTool({ maxBytes: limits.readMaxBytes, maxChars: limits.readMaxChars }),
   ];
+}
+
+/** The workspace capability: its tools registered for the host's lifetime, and its overview row. */
+export function create(scope: Scope, deps: { registry: ToolRegistry; limits?: WorkspaceLimits }): { status(): CapabilityRow } {
+  for (const tool of workspaceTools(deps.limits)) scope.add(deps.registry.register(tool), `tool:${tool.name}`);
+  return {
+    status() {
+      const tools = toolsOf(deps.registry, "workspace");
+      return {
+        id: "workspace",
+        title: "Workspace files (read_file, list_dir, grep)",
+        codePresent: true,
+        configured: true,
+        visible: tools.length > 0,
+        ready: tools.length > 0,
+        note: tools.length > 0 ? "Read-only, contained in each session's workspace." : "Workspace tools are not registered.",
+        tools,
+      };
+    },
+  };
 }

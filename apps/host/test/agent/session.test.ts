@@ -49,7 +49,7 @@ async function turn(sessionId: string, text: string, during?: (events: SessionEv
   let resolveEnd!: (t: TurnInfo) => void;
   const ended = new Promise<TurnInfo>((r) => (resolveEnd = r));
   const pump = (async () => {
-    for await (const e of host.sessions.events(sessionId, controller.signal)) {
+    for await (const e of host.live.session(sessionId, controller.signal)) {
       events.push(e);
       if (e.type === "turn" && e.turn.status !== "running") resolveEnd(e.turn);
     }

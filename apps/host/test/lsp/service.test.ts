@@ -1,10 +1,10 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LspServerConfigInput, LspServerView, ModelStatus } from "@seam/shared";
+import type { LspServerConfigInput, LspServerView } from "@seam/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../src/agent/registry.js";
-import { capabilityRows } from "../../src/capabilities.js";
+import { lspStatus } from "../../src/lsp/status.js";
 import { createLog } from "../../src/core/log.js";
 import { createScope } from "../../src/core/scope.js";
 import { createLsp, SETTINGS_KEY } from "../../src/lsp/lsp.js";
@@ -29,9 +29,8 @@ async function service(initial?: unknown) {
   return { store, registry, scope, lsp, api: lsp.api, ws };
 }
 
-const model: ModelStatus = { mode: "direct", settings: { provider: "mock" }, problem: null } as unknown as ModelStatus;
 const row = (servers: LspServerView[], tools: ReturnType<ReturnType<typeof createToolRegistry>["visible"]>) =>
-  capabilityRows(tools, model, [], undefined, servers).find((r) => r.id === "lsp")!;
+  lspStatus(tools.filter((t) => t.capability === "lsp").map((t) => t.name), servers);
 
 describe("LSP settings API (LSP-5, LSP-7)", () => {
   it("a fresh install has the TypeScript preset enabled and active, and the lsp tool registered", async () => {
@@ -148,7 +147,7 @@ describe("LSP settings API (LSP-5, LSP-7)", () => {
   it("events: a snapshot now, then one after changes (process states included)", async () => {
     const s = await service({ servers: [fake("fake", [".fake"])] });
     const controller = new AbortController();
-    const iterator = s.api.events(controller.signal)[Symbol.asyncIterator]();
+    const iterator = s.lsp.live.lsp(controller.signal)[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect((first.value as LspServerView[]).map((v) => v.config.id)).toEqual(["fake"]);
     await s.lsp.query({ workspace: s.ws, filePath: "x.fake", operation: "hover", line: 1, character: 1 });

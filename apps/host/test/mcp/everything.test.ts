@@ -4,7 +4,7 @@ import { createScope, type Scope } from "../../src/core/scope.js";
 import { createToolRegistry, type ToolRegistry } from "../../src/agent/registry.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { createMcpHub, type McpHub } from "../../src/mcp/mcp.js";
+import { createMcpHub, type McpHub } from "../../src/mcp/hub.js";
 import { createTransport, type TransportFactory, type TransportHandle } from "../../src/mcp/transport.js";
 import type { McpCanonicalResult } from "../../src/mcp/results.js";
 import { everythingStdio, invoker, ManualClock, memoryLog, startEverythingHttp, waitForState } from "./helpers.js";

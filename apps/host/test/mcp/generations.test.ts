@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScope } from "../../src/core/scope.js";
 import { createToolRegistry, type ToolChange } from "../../src/agent/registry.js";
 import type { ToolDef } from "../../src/agent/tool.js";
-import { createMcpHub } from "../../src/mcp/mcp.js";
+import { createMcpHub } from "../../src/mcp/hub.js";
 import { fixture, invoker, memoryLog } from "./helpers.js";
 
 const cleanups: (() => void)[] = [];

@@ -11,7 +11,7 @@ import { spawnChild } from "../../src/core/process.js";
 import type { Scope } from "../../src/core/scope.js";
 import { createToolRuntime, type ToolOutcome, type ToolRuntime } from "../../src/agent/runtime.js";
 import type { ToolRegistry } from "../../src/agent/registry.js";
-import type { McpHub } from "../../src/mcp/mcp.js";
+import type { McpHub } from "../../src/mcp/hub.js";
 import type { Clock, TimerLabel } from "../../src/mcp/supervisor.js";
 import type { FixtureState } from "../fixture/mcp/server.js";
 export { isRunning } from "../support/process.js";

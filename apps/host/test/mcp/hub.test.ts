@@ -3,7 +3,7 @@ import { HostError } from "../../src/core/errors.js";
 import { listChildren } from "../../src/core/process.js";
 import { createScope } from "../../src/core/scope.js";
 import { createToolRegistry } from "../../src/agent/registry.js";
-import { createMcpHub } from "../../src/mcp/mcp.js";
+import { createMcpHub } from "../../src/mcp/hub.js";
 import { fixture, invoker, isRunning, ManualClock, memoryLog, waitForState } from "./helpers.js";
 
 const cleanups: (() => void)[] = [];

@@ -80,7 +80,7 @@ describe("MCP service with the real hub and server-everything", () => {
     const ac = new AbortController();
     const seen: string[] = [];
     const done = (async () => {
-      for await (const list of host.mcp.events(ac.signal)) {
+      for await (const list of host.live.mcp(ac.signal)) {
         const s = (list as McpServerView[]).find((v) => v.config.name === "everything")?.status.state ?? "none";
         if (seen.at(-1) !== s) seen.push(s);
         if (s === "ready") ac.abort();

@@ -2,7 +2,7 @@ import { McpServerConfig, type McpServerView } from "@seam/shared";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HostError } from "../../src/core/errors.js";
 import { createScope, type Scope } from "../../src/core/scope.js";
-import type { McpHub } from "../../src/mcp/mcp.js";
+import type { McpHub } from "../../src/mcp/hub.js";
 import { createMcpService, type McpService } from "../../src/mcp/service.js";
 import { createMcpStore } from "../../src/mcp/store.js";
 import { openDatabase, type Database } from "../../src/persistence/db.js";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { listChildren } from "../../src/core/process.js";
 import { createScope } from "../../src/core/scope.js";
 import { createToolRegistry } from "../../src/agent/registry.js";
-import { createMcpHub } from "../../src/mcp/mcp.js";
+import { createMcpHub } from "../../src/mcp/hub.js";
 import { backoffDelay } from "../../src/mcp/supervisor.js";
 import { createTransport, type TransportFactory, type TransportHandle } from "../../src/mcp/transport.js";
 import { fixture, invoker, isRunning, ManualClock, memoryLog, waitForState } from "./helpers.js";

@@ -29,7 +29,7 @@ describe("live.stream: one stream for every topic a page watches", () => {
   it("subscribes every topic before `started`, then carries each topic's data tagged with it", async () => {
     const page = new AbortController();
     const session = await host.sessions.create({ workspace: mkdtempSync(join(tmpdir(), "seam-live-")), title: "live" });
-    const it = mergeTopics(host, ["sessions", `session:${session.id}`, "extensions", "mcp"], page.signal)[Symbol.asyncIterator]();
+    const it = mergeTopics(host.live, ["sessions", `session:${session.id}`, "extensions", "mcp"], page.signal)[Symbol.asyncIterator]();
     expect((await it.next()).value).toEqual({ kind: "started" });
     // Snapshot topics send their state first.
     const seenTopics = new Set<string>();

@@ -1,8 +1,11 @@
 "use client";
-import type { LiveEvent } from "@seam/shared";
+import type { LiveTopic, SessionTopic } from "@seam/shared";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createLiveRegistry, type LiveHandler, type LiveRegistry } from "./live-registry";
 import { useTRPC } from "./react";
+
+export type { LiveHandler } from "./live-registry";
 
 /**
  * One live stream per page for every topic its components watch (`live.stream`). Each SSE stream holds
@@ -11,95 +14,54 @@ import { useTRPC } from "./react";
  * watched topics and resubscribes when it changes (each topic then sends its state again, and
  * `onStarted` lets a component refetch whatever it might have missed).
  */
-export interface LiveHandler {
-  onData(data: unknown): void;
-  /** The stream (re)started with this topic subscribed: refetch what may have been missed. */
-  onStarted?(): void;
-  onError?(message: string): void;
-}
-
 export type LiveStatus = "idle" | "connecting" | "pending" | "error";
 
-interface LiveContextValue {
-  register(topic: string, handler: { current: LiveHandler }): () => void;
-  status: LiveStatus;
-}
+/** How long a reconnect must last before the page says so: a change of topics reconnects on purpose. */
+export const RECONNECT_NOTICE_MS = 1_500;
+
+interface LiveContextValue { registry: LiveRegistry; status: LiveStatus }
 
 const LiveContext = createContext<LiveContextValue | null>(null);
 
 export function LiveProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
-  const handlers = useRef(new Map<string, Set<{ current: LiveHandler }>>());
-  const [topics, setTopics] = useState<string[]>([]);
-  const scheduled = useRef(false);
-
-  // Mounts and unmounts come in bursts (navigation); one resubscription covers a burst.
-  const recompute = useCallback(() => {
-    if (scheduled.current) return;
-    scheduled.current = true;
-    setTimeout(() => {
-      scheduled.current = false;
-      const next = [...handlers.current.keys()].sort();
-      setTopics((prev) => (prev.length === next.length && prev.every((t, i) => t === next[i]) ? prev : next));
-    }, 0);
-  }, []);
-
-  const register = useCallback(
-    (topic: string, handler: { current: LiveHandler }) => {
-      let set = handlers.current.get(topic);
-      if (!set) handlers.current.set(topic, (set = new Set()));
-      set.add(handler);
-      recompute();
-      return () => {
-        set.delete(handler);
-        if (set.size === 0 && handlers.current.get(topic) === set) handlers.current.delete(topic);
-        recompute();
-      };
-    },
-    [recompute],
-  );
-
-  const each = (topic: string | null, fn: (h: LiveHandler) => void) => {
-    const sets = topic === null ? [...handlers.current.values()] : [handlers.current.get(topic) ?? new Set()];
-    for (const set of sets) for (const h of [...set]) fn(h.current);
-  };
+  const [topics, setTopics] = useState<LiveTopic[]>([]);
+  const [registry] = useState(() => createLiveRegistry(setTopics));
 
   const subscription = useSubscription(
-    trpc.live.stream.subscriptionOptions(
-      { topics },
-      {
-        enabled: topics.length > 0,
-        onData: (event) => {
-          const e = event as LiveEvent;
-          if (e.kind === "started") each(null, (h) => h.onStarted?.());
-          else if (e.kind === "data") each(e.topic, (h) => h.onData(e.data));
-          else each(e.topic, (h) => h.onError?.(e.message));
-        },
-      },
-    ),
+    trpc.live.stream.subscriptionOptions({ topics }, { enabled: topics.length > 0, onData: (event) => registry.dispatch(event) }),
   );
+  const status = useDelayedConnecting(subscription.status);
 
-  // A change of topics reconnects on purpose; only a reconnect that lasts is worth showing.
-  const [status, setStatus] = useState<LiveStatus>(subscription.status);
+  return <LiveContext.Provider value={{ registry, status }}>{children}</LiveContext.Provider>;
+}
+
+/** The subscription's status, where "connecting" shows only once it has lasted `RECONNECT_NOTICE_MS`. */
+export function useDelayedConnecting(status: LiveStatus): LiveStatus {
+  const [shown, setShown] = useState<LiveStatus>(status);
   useEffect(() => {
-    if (subscription.status !== "connecting") {
-      setStatus(subscription.status);
+    if (status !== "connecting") {
+      setShown(status);
       return;
     }
-    const t = setTimeout(() => setStatus("connecting"), 1_500);
+    const t = setTimeout(() => setShown("connecting"), RECONNECT_NOTICE_MS);
     return () => clearTimeout(t);
-  }, [subscription.status]);
-
-  return <LiveContext.Provider value={{ register, status }}>{children}</LiveContext.Provider>;
+  }, [status]);
+  return shown;
 }
 
 /** Watches `topic` (null: nothing) on the page's live stream; returns the stream's status. */
-export function useLiveTopic(topic: string | null, handler: LiveHandler): LiveStatus {
+export function useLiveTopic<T extends LiveTopic>(topic: T | null, handler: LiveHandler<T>): LiveStatus {
   const live = useContext(LiveContext);
   if (!live) throw new Error("useLiveTopic needs a LiveProvider");
   const latest = useRef(handler);
   latest.current = handler;
-  const { register } = live;
-  useEffect(() => (topic === null ? undefined : register(topic, latest)), [topic, register]);
+  const { registry } = live;
+  useEffect(() => (topic === null ? undefined : registry.register(topic, latest)), [topic, registry]);
   return live.status;
+}
+
+/** The topic of one session's events. */
+export function sessionTopic(id: string): SessionTopic {
+  return `session:${id}`;
 }

@@ -1,28 +1,31 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { LiveInput, type LiveEvent } from "@seam/shared";
+import { LiveInput, sessionOfTopic, type LiveDataEvent, type LiveEvent, type LiveTopic } from "@seam/shared";
 import { messageOf } from "../../core/errors.js";
 import { iterateEvents } from "../../core/events.js";
-import type { HostApi } from "../../host-api.js";
+import type { LiveSources } from "../../core/live.js";
 import { procedure } from "../trpc.js";
 
-/** The host stream behind one live topic. */
-function source(host: HostApi, topic: string, signal: AbortSignal): AsyncIterable<unknown> {
-  if (topic.startsWith("session:")) return host.sessions.events(topic.slice("session:".length), signal);
-  switch (topic) {
-    case "sessions": return host.sessions.listEvents(signal);
-    case "extensions": return host.extensions.events(signal);
-    case "bridge": return host.extensions.bridge(signal);
-    case "mcp": return host.mcp.events(signal);
-    case "lsp": return host.lsp.events(signal);
+/** The host stream behind one live topic, as data events of that topic (each with its own payload type). */
+async function* source(live: LiveSources, topic: LiveTopic, signal: AbortSignal): AsyncGenerator<LiveDataEvent> {
+  const sessionId = sessionOfTopic(topic);
+  if (sessionId !== null) {
+    for await (const data of live.session(sessionId, signal)) yield { kind: "data", topic: `session:${sessionId}`, data };
+    return;
   }
-  throw new Error(`unknown topic ${topic}`);
+  switch (topic) {
+    case "sessions": for await (const data of live.sessions(signal)) yield { kind: "data", topic, data }; return;
+    case "extensions": for await (const data of live.extensions(signal)) yield { kind: "data", topic, data }; return;
+    case "bridge": for await (const data of live.bridge(signal)) yield { kind: "data", topic, data }; return;
+    case "mcp": for await (const data of live.mcp(signal)) yield { kind: "data", topic, data }; return;
+    case "lsp": for await (const data of live.lsp(signal)) yield { kind: "data", topic, data }; return;
+  }
 }
 
 /**
  * Merges the topics' streams into one (a page holds one connection for all its live data). Every
  * source is subscribed before `started` is sent, so a page that refetches on `started` misses nothing.
  */
-export async function* mergeTopics(host: HostApi, topics: string[], signal: AbortSignal): AsyncGenerator<LiveEvent> {
+export async function* mergeTopics(live: LiveSources, topics: LiveTopic[], signal: AbortSignal): AsyncGenerator<LiveEvent> {
   const stop = new AbortController();
   const until = AbortSignal.any([signal, stop.signal]);
   let emit: (event: LiveEvent) => void = () => {};
@@ -34,7 +37,7 @@ export async function* mergeTopics(host: HostApi, topics: string[], signal: Abor
     void (async () => {
       try {
         // Runs synchronously up to each source's subscription, so all are subscribed before `started`.
-        for await (const data of source(host, topic, until)) emit({ kind: "data", topic, data });
+        for await (const event of source(live, topic, until)) emit(event);
       } catch (error) {
         if (!until.aborted) emit({ kind: "error", topic, message: messageOf(error) });
       }
@@ -52,5 +55,5 @@ export async function* mergeTopics(host: HostApi, topics: string[], signal: Abor
 export const liveRouter = {
   /** Every live topic a page watches, on one stream. */
   stream: procedure.input(LiveInput).subscription(({ ctx, input, signal }) =>
-    mergeTopics(ctx.host, input.topics, signal ?? new AbortController().signal)),
+    mergeTopics(ctx.host.live, input.topics, signal ?? new AbortController().signal)),
 } satisfies TRPCRouterRecord;

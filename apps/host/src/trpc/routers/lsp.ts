@@ -1,9 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { tracked } from "@trpc/server";
 import { LspRestartInput, LspServerConfig, LspServerRef, LspUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
-
-let eventSeq = 0;
 
 /** Language servers (LSP-7). Inputs are the shared schemas; a refused change saves nothing (LSP-2, LSP-5). */
 export const lspRouter = {
@@ -13,10 +10,4 @@ export const lspRouter = {
   update: procedure.input(LspUpdateInput).mutation(({ ctx, input }) => ctx.host.lsp.update(input)),
   remove: procedure.input(LspServerRef).mutation(({ ctx, input }) => ctx.host.lsp.remove(input)),
   restart: procedure.input(LspRestartInput).mutation(({ ctx, input }) => ctx.host.lsp.restart(input)),
-  /** Every server's view now, then after each burst of changes. */
-  events: procedure.subscription(async function* ({ ctx, signal }) {
-    for await (const list of ctx.host.lsp.events(signal ?? new AbortController().signal)) {
-      yield tracked(String(++eventSeq), list);
-    }
-  }),
 } satisfies TRPCRouterRecord;

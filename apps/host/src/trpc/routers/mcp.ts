@@ -1,9 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { tracked } from "@trpc/server";
 import { McpImportApplyInput, McpImportInput, McpServerConfig, McpServerRef, McpSetEnabledInput, McpUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
-
-let eventSeq = 0;
 
 /** MCP server management (MCP-10). Inputs are the shared schemas; a bad input changes nothing (SEC-5). */
 export const mcpRouter = {
@@ -16,10 +13,4 @@ export const mcpRouter = {
   importPreview: procedure.input(McpImportInput).mutation(({ ctx, input }) => ctx.host.mcp.importPreview(input.json)),
   importApply: procedure.input(McpImportApplyInput).mutation(({ ctx, input }) => ctx.host.mcp.importApply(input.json, input.names)),
   export: procedure.query(({ ctx }) => ctx.host.mcp.exportJson()),
-  /** Every server's view now, then after each burst of changes. */
-  events: procedure.subscription(async function* ({ ctx, signal }) {
-    for await (const list of ctx.host.mcp.events(signal ?? new AbortController().signal)) {
-      yield tracked(String(++eventSeq), list);
-    }
-  }),
 } satisfies TRPCRouterRecord;

@@ -1,9 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { tracked } from "@trpc/server";
 import { SessionCallToolInput, SessionCreateInput, SessionRef, SessionRenameInput, SessionSendInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
-
-let eventSeq = 0;
 
 export const sessionRouter = {
   list: procedure.query(({ ctx }) => ctx.host.sessions.list()),
@@ -14,16 +11,4 @@ export const sessionRouter = {
   send: procedure.input(SessionSendInput).mutation(({ ctx, input }) => ctx.host.sessions.send(input)),
   callTool: procedure.input(SessionCallToolInput).mutation(({ ctx, input }) => ctx.host.sessions.callTool(input)),
   stop: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.stop(input.id)),
-  /** Live events of one session. The client refetches `get` on (re)connect, so ids only need to be unique. */
-  events: procedure.input(SessionRef).subscription(async function* ({ ctx, input, signal }) {
-    for await (const event of ctx.host.sessions.events(input.id, signal ?? new AbortController().signal)) {
-      yield tracked(String(++eventSeq), event);
-    }
-  }),
-  /** The session list, pushed whenever it changes. */
-  listEvents: procedure.subscription(async function* ({ ctx, signal }) {
-    for await (const list of ctx.host.sessions.listEvents(signal ?? new AbortController().signal)) {
-      yield tracked(String(++eventSeq), list);
-    }
-  }),
 } satisfies TRPCRouterRecord;

@@ -1,6 +1,6 @@
 import type { SessionDetail, SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
 
-/** Local copy of one session's timeline: a `session.get` snapshot plus live `session.events`. */
+/** Local copy of one session's timeline: a `session.get` snapshot plus the live `session:<id>` events. */
 export interface TimelineState {
   session: SessionInfo | null;
   items: Record<string, TimelineItem>;

@@ -1,12 +1,11 @@
 "use client";
-import type { SessionDetail, SessionEvent } from "@seam/shared";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { useLiveTopic } from "@/trpc/live";
+import { sessionTopic, useLiveTopic } from "@/trpc/live";
 import { useTRPCClient } from "@/trpc/react";
 import { emptyTimeline, timelineReducer } from "./timeline-state";
 
 /**
- * Loads `session.get` and applies `session.events` on top. Every (re)connect of the subscription
+ * Loads `session.get` and applies the live `session:<id>` events on top. Every (re)connect of the subscription
  * refetches the snapshot so events missed while disconnected are recovered; text deltas that
  * arrive while that snapshot is in flight are buffered and merged without duplication.
  */
@@ -25,8 +24,7 @@ export function useSessionTimeline(id: string) {
       const detail = await client.session.get.query({ id });
       if (seq !== syncSeq.current) return;
       pending.current = null;
-      // Wire types mark `unknown` fields optional after JSON; otherwise they are the shared DTOs.
-      dispatch({ type: "snapshot", detail: detail as SessionDetail, deltas: buffer });
+      dispatch({ type: "snapshot", detail, deltas: buffer });
       setError(null);
     } catch (err) {
       if (seq !== syncSeq.current) return;
@@ -40,10 +38,9 @@ export function useSessionTimeline(id: string) {
     void sync();
   }, [sync]);
 
-  const live = useLiveTopic(error?.notFound ? null : `session:${id}`, {
+  const live = useLiveTopic(error?.notFound ? null : sessionTopic(id), {
     onStarted: () => void sync(),
-    onData: (data) => {
-      const event = data as SessionEvent;
+    onData: (event) => {
       if (event.type === "delta" && pending.current) {
         pending.current.set(event.itemId, [...(pending.current.get(event.itemId) ?? []), event.text]);
       }

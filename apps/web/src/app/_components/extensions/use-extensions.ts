@@ -38,15 +38,12 @@ export function useLiveExtensions() {
   useLiveTopic("extensions", {
     onData: (snapshot) => {
       pushes++;
-      queryClient.setQueryData(trpc.extensions.snapshot.queryKey(), snapshot as ExtensionsSnapshot);
+      queryClient.setQueryData(trpc.extensions.snapshot.queryKey(), snapshot);
     },
   });
   const frames = useSyncExternalStore(watchBridgeListenerCount, bridgeListenerCount, () => 0);
   useLiveTopic(frames > 0 ? "bridge" : null, {
-    onData: (data) => {
-      const { runId, message } = data as { runId: string; message: unknown };
-      dispatchBridge(runId, message);
-    },
+    onData: ({ runId, message }) => dispatchBridge(runId, message),
   });
 }
 

@@ -1,5 +1,4 @@
 "use client";
-import type { McpServerView } from "@seam/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
@@ -9,7 +8,7 @@ export function useMcpServers() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const servers = useQuery(trpc.mcp.list.queryOptions());
-  useLiveTopic("mcp", { onData: (list) => queryClient.setQueryData(trpc.mcp.list.queryKey(), list as McpServerView[]) });
+  useLiveTopic("mcp", { onData: (list) => queryClient.setQueryData(trpc.mcp.list.queryKey(), list) });
   return servers;
 }
 

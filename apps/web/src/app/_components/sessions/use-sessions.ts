@@ -1,6 +1,5 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { SessionInfo } from "@seam/shared";
 import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
 
@@ -16,6 +15,6 @@ export function useLiveSessionList(): void {
   const queryClient = useQueryClient();
   useLiveTopic("sessions", {
     onStarted: () => void queryClient.invalidateQueries({ queryKey: trpc.session.list.queryKey() }),
-    onData: (list) => queryClient.setQueryData(trpc.session.list.queryKey(), list as SessionInfo[]),
+    onData: (list) => queryClient.setQueryData(trpc.session.list.queryKey(), list),
   });
 }

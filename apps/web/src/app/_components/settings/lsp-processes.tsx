@@ -10,7 +10,7 @@ import { useNow } from "@/lib/use-now";
 import { useTRPC } from "@/trpc/react";
 import { useInvalidateLsp } from "./lsp-use";
 
-/** One server's pooled processes, one per canonical workspace (LSP-4), live from `lsp.events`. */
+/** One server's pooled processes, one per canonical workspace (LSP-4), live from the `lsp` topic. */
 export function LspProcessList({ serverId, processes, enabled }: { serverId: string; processes: readonly LspProcessView[]; enabled: boolean }) {
   const now = useNow(15_000);
   if (processes.length === 0) {

@@ -1,26 +1,15 @@
 "use client";
-import type { LspServerView } from "@seam/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
 
-/** A pushed snapshot, whether the host wraps it with `tracked()` or not. */
-function snapshotOf(event: unknown): LspServerView[] | null {
-  if (Array.isArray(event)) return event as LspServerView[];
-  const data = (event as { data?: unknown } | null)?.data;
-  return Array.isArray(data) ? (data as LspServerView[]) : null;
-}
-
-/** Configured servers with their per-workspace processes, kept live by `lsp.events` (LSP-7, UI "Live"). */
+/** Configured servers with their per-workspace processes, kept live by the `lsp` topic (LSP-7, UI "Live"). */
 export function useLspServers() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const servers = useQuery(trpc.lsp.servers.queryOptions());
   const live = useLiveTopic("lsp", {
-    onData: (event) => {
-      const list = snapshotOf(event);
-      if (list) queryClient.setQueryData(trpc.lsp.servers.queryKey(), list);
-    },
+    onData: (list) => queryClient.setQueryData(trpc.lsp.servers.queryKey(), list),
   });
   return { servers, live };
 }
