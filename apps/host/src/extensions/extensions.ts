@@ -1,5 +1,6 @@
 import type { CapabilityRow } from "@seam/shared";
 import { toolsOf, type ToolRegistry } from "../agent/registry.js";
+import { toolsRow } from "../core/capability-row.js";
 import type { LiveSources } from "../core/live.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { Database } from "../persistence/db.js";
@@ -43,17 +44,12 @@ export function create(scope: Scope, deps: Deps): Interface {
 
 /** Extensions: the five extension_* tools plus whatever running extensions registered (EXT-1). */
 function extensionsStatus(tools: string[]): CapabilityRow {
-  const own = tools.filter((t) => t.startsWith("extension_"));
-  return {
+  return toolsRow({
     id: "extensions",
     title: "Dynamic extensions (extension_*)",
-    codePresent: true,
-    configured: true,
-    visible: own.length > 0,
-    ready: own.length > 0,
-    note: own.length > 0
-      ? "The model can define extensions; each run needs your approval (see Extensions). Host halves run sandboxed in worker threads, browser halves in sandboxed frames."
-      : "The extension tools are not registered.",
     tools,
-  };
+    own: tools.filter((t) => t.startsWith("extension_")),
+    ready: "The model can define extensions; each run needs your approval (see Extensions). Host halves run sandboxed in worker threads, browser halves in sandboxed frames.",
+    missing: "The extension tools are not registered.",
+  });
 }

@@ -1,4 +1,5 @@
 import type { CapabilityRow, LspServerView } from "@seam/shared";
+import { capabilityRow } from "../core/capability-row.js";
 
 /** LSP's overview row: configured = any server saved, visible = the lsp tool registered, ready = every enabled server active (LSP-7). */
 export function lspStatus(tools: string[], servers: LspServerView[]): CapabilityRow {
@@ -15,14 +16,5 @@ export function lspStatus(tools: string[], servers: LspServerView[]): Capability
         routed.length > 0 ? `Routing ${routed.join(", ")}; servers start on the first query in each workspace.` : "",
         failing.length > 0 ? `Failed processes: ${failing.join("; ")}.` : "",
       ].filter(Boolean).join(" ");
-  return {
-    id: "lsp",
-    title: "Language servers (lsp)",
-    codePresent: true,
-    configured: servers.length > 0,
-    visible: tools.length > 0,
-    ready: enabled.length > 0 && inactive.length === 0,
-    note,
-    tools,
-  };
+  return capabilityRow({ id: "lsp", title: "Language servers (lsp)", configured: servers.length > 0, ready: enabled.length > 0 && inactive.length === 0, note, tools });
 }

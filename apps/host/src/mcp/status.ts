@@ -1,4 +1,5 @@
 import type { CapabilityRow, McpServerState, McpServerView } from "@seam/shared";
+import { capabilityRow } from "../core/capability-row.js";
 
 /** MCP's overview row: configured = any server saved, visible = any MCP tool registered, ready = every enabled server ready. */
 export function mcpStatus(tools: string[], servers: McpServerView[]): CapabilityRow {
@@ -11,16 +12,7 @@ export function mcpStatus(tools: string[], servers: McpServerView[]): Capability
       : notReady.length > 0
         ? `Not ready: ${notReady.map((s) => `${s.config.name} (${problemOf(s.status)})`).join("; ")}.`
         : `${enabled.length} server(s) ready${servers.length > enabled.length ? `, ${servers.length - enabled.length} disabled` : ""}.`;
-  return {
-    id: "mcp",
-    title: "MCP servers",
-    codePresent: true,
-    configured: servers.length > 0,
-    visible: tools.length > 0,
-    ready: enabled.length > 0 && notReady.length === 0,
-    note,
-    tools,
-  };
+  return capabilityRow({ id: "mcp", title: "MCP servers", configured: servers.length > 0, ready: enabled.length > 0 && notReady.length === 0, note, tools });
 }
 
 /** Why a server is not ready, in a few words. */

@@ -1,4 +1,5 @@
 import { ModelSettings, type CapabilityRow, type ModelStatus } from "@seam/shared";
+import { capabilityRow } from "../core/capability-row.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
 import type { SecretSource } from "../llm/secrets.js";
@@ -84,10 +85,9 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
 
 /** Ready means the key was found here, not that the endpoint answered. */
 function modelRow(model: ModelStatus): CapabilityRow {
-  return {
+  return capabilityRow({
     id: "model",
     title: "Model",
-    codePresent: true,
     configured: model.mode === "model",
     visible: true,
     ready: model.mode === "model" && model.problem === null,
@@ -95,5 +95,5 @@ function modelRow(model: ModelStatus): CapabilityRow {
       ? "No model is configured: Seam runs in direct mode (/call <tool> {json}). Configure one in Settings."
       : model.problem ?? `${model.settings.provider} · ${model.settings.model ?? ""}`,
     tools: [],
-  };
+  });
 }

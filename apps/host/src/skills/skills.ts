@@ -6,6 +6,7 @@ import {
 import type { StepHook, StepHooks } from "../agent/hooks.js";
 import { toolsOf, type ToolRegistry } from "../agent/registry.js";
 import type { ToolDef } from "../agent/tool.js";
+import { toolsRow } from "../core/capability-row.js";
 import { HostError } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Disposer, Scope } from "../core/scope.js";
@@ -179,18 +180,13 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
 
 /** Skills are found per session workspace (project, user, custom and bundled roots); the catalog reaches the model as a fact. */
 function skillsStatus(tools: string[]): CapabilityRow {
-  return {
+  return toolsRow({
     id: "skills",
     title: "Skills (skill, /name)",
-    codePresent: true,
-    configured: true,
-    visible: tools.length > 0,
-    ready: tools.length > 0,
-    note: tools.length > 0
-      ? "Catalog built per session workspace from .dsh/skills and .agents/skills in the project and your home, custom roots and the bundled skills."
-      : "The skill tool is not registered.",
     tools,
-  };
+    ready: "Catalog built per session workspace from .dsh/skills and .agents/skills in the project and your home, custom roots and the bundled skills.",
+    missing: "The skill tool is not registered.",
+  });
 }
 
 export const createSkills = create;

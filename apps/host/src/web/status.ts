@@ -1,4 +1,5 @@
 import type { CapabilityRow, WebHealth, WebKindHealth } from "@seam/shared";
+import { capabilityRow } from "../core/capability-row.js";
 
 /** Web's overview row: visible = a web tool registered (by enablement), ready = selection succeeds now for every enabled tool (WEB-11). */
 export function webStatus(tools: string[], web: WebHealth): CapabilityRow {
@@ -10,7 +11,7 @@ export function webStatus(tools: string[], web: WebHealth): CapabilityRow {
     : failing.length > 0
       ? failing.map((k) => `${k.tool}: ${selectionProblem(k, k.selection)}`).join(" ")
       : kinds.map((k) => `${k.tool} uses ${k.selection.ok ? k.selection.id : "?"}`).join("; ") + ".";
-  return { id: "web", title: "Web (web_search, web_fetch)", codePresent: true, configured, visible: tools.length > 0, ready: kinds.length > 0 && failing.length === 0, note, tools };
+  return capabilityRow({ id: "web", title: "Web (web_search, web_fetch)", configured, ready: kinds.length > 0 && failing.length === 0, note, tools });
 }
 
 /** The selection failure in a few words; the full message is on Settings → Web. */

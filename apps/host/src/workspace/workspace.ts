@@ -1,5 +1,6 @@
 import type { CapabilityRow } from "@seam/shared";
 import { toolsOf, type ToolRegistry } from "../agent/registry.js";
+import { toolsRow } from "../core/capability-row.js";
 import type { Scope } from "../core/scope.js";
 import type { ToolDef } from "../agent/tool.js";
 import { grepTool } from "./grep.js";
@@ -33,17 +34,13 @@ export function create(scope: Scope, deps: { registry: ToolRegistry; limits?: Wo
   for (const tool of workspaceTools(deps.limits)) scope.add(deps.registry.register(tool), `tool:${tool.name}`);
   return {
     status() {
-      const tools = toolsOf(deps.registry, "workspace");
-      return {
+      return toolsRow({
         id: "workspace",
         title: "Workspace files (read_file, list_dir, grep)",
-        codePresent: true,
-        configured: true,
-        visible: tools.length > 0,
-        ready: tools.length > 0,
-        note: tools.length > 0 ? "Read-only, contained in each session's workspace." : "Workspace tools are not registered.",
-        tools,
-      };
+        tools: toolsOf(deps.registry, "workspace"),
+        ready: "Read-only, contained in each session's workspace.",
+        missing: "Workspace tools are not registered.",
+      });
     },
   };
 }
