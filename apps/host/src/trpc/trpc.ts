@@ -52,6 +52,12 @@ function toClient(error: TRPCError, where: { path: string | undefined; log: Log 
   return shown;
 }
 
+/** The text a client may read of any failure, for errors sent as data (a live stream's `error` event). */
+export function clientMessage(error: unknown, path: string, log?: Log): string {
+  const wrapped = error instanceof TRPCError ? error : new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error });
+  return toClient(wrapped, { path, log }).message;
+}
+
 const t = initTRPC.context<Context>().create({
   sse: { ping: { enabled: true, intervalMs: 5_000 }, client: { reconnectAfterInactivityMs: 12_000 } },
   errorFormatter({ shape, error, path, ctx }) {

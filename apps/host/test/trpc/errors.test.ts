@@ -8,6 +8,7 @@ import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
 import { loadHostToken, loopbackPolicy } from "../../src/trpc/auth.js";
 import { appRouter } from "../../src/trpc/root.js";
+import { mergeTopics } from "../../src/trpc/routers/live.js";
 import { serveTrpc } from "../../src/trpc/server.js";
 import { startTestHost } from "../support/host.js";
 
@@ -107,6 +108,26 @@ describe("errors on the wire (STYLE §4)", () => {
       expect(JSON.stringify(body)).not.toMatch(/does not exist|main\.Session/);
       const logged = stderr.mock.calls.map(([chunk]) => String(chunk)).filter((l) => l.includes(wireRef));
       expect(logged.some((l) => /does not exist in the current database/.test(l))).toBe(true);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it("a live stream's error event says no more than an error response would", async () => {
+    const failing = (error: Error) => ({
+      sessions: { events: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) }) },
+    }) as unknown as HostApi;
+    const firstError = async (h: HostApi) => {
+      for await (const event of mergeTopics(h, ["session:s1"], new AbortController().signal)) if (event.kind === "error") return event.message;
+      return null;
+    };
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const hidden = await firstError(failing(new HostError("internal:db", "session s1: SQLITE_CORRUPT at /home/u/.seam/seam.db")));
+      expect(hidden).toMatch(/^Something went wrong in the host's database\. The host log has the details \(ref [0-9a-f]{8}\)\.$/);
+      const ref = /ref ([0-9a-f]{8})/.exec(hidden!)![1]!;
+      expect(stderr.mock.calls.map(([c]) => String(c)).some((l) => l.includes(ref) && l.includes("SQLITE_CORRUPT"))).toBe(true);
+      expect(await firstError(failing(new HostError("not_found:session", "No session with id s1.")))).toBe("No session with id s1.");
     } finally {
       stderr.mockRestore();
     }

@@ -1,9 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { LiveInput, type LiveEvent } from "@seam/shared";
-import { messageOf } from "../../core/errors.js";
 import { iterateEvents } from "../../core/events.js";
 import type { HostApi } from "../../host-api.js";
-import { procedure } from "../trpc.js";
+import { clientMessage, procedure } from "../trpc.js";
 
 /** The host stream behind one live topic. */
 function source(host: HostApi, topic: string, signal: AbortSignal): AsyncIterable<unknown> {
@@ -36,7 +35,7 @@ export async function* mergeTopics(host: HostApi, topics: string[], signal: Abor
         // Runs synchronously up to each source's subscription, so all are subscribed before `started`.
         for await (const data of source(host, topic, until)) emit({ kind: "data", topic, data });
       } catch (error) {
-        if (!until.aborted) emit({ kind: "error", topic, message: messageOf(error) });
+        if (!until.aborted) emit({ kind: "error", topic, message: clientMessage(error, `live.stream ${topic}`) });
       }
     })();
   }
