@@ -1,4 +1,6 @@
-export { ErrorKind, ErrorInfo } from "./errors.js";
+export { ErrorKind, ErrorInfo, messageFor } from "./errors.js";
+export { FieldIssue, issuesOf, formatIssues } from "./issues.js";
+export type { HasIssues, IssueLimits, FormatOptions } from "./issues.js";
 export {
   SessionId, SessionCreateInput, SessionRenameInput, SessionRef, SessionSendInput, SessionCallToolInput,
   TurnStatus, SessionInfo, TurnInfo, ToolCallStatus, MessageItem, ToolCallItem, FactItem, TimelineItem, SessionDetail,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FieldIssue } from "./issues.js";
 import { McpServerConfig, McpServerName } from "./mcp.js";
 
 /** One configured server, by name (router inputs). */
@@ -26,7 +27,7 @@ export const McpImportApplyInput = McpImportInput.extend({ names: z.array(z.stri
 export type McpImportApplyInput = z.infer<typeof McpImportApplyInput>;
 
 /** A problem with one field; `path` is dotted and relative to the entry (`env.GITHUB_TOKEN`, `url`). */
-export const McpFieldIssue = z.object({ path: z.string(), message: z.string() });
+export const McpFieldIssue = FieldIssue;
 export type McpFieldIssue = z.infer<typeof McpFieldIssue>;
 
 /** What applying an entry would do, compared with the saved configs. */

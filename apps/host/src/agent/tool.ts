@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ErrorInfo } from "@seam/shared";
+import { formatIssues, type ErrorInfo } from "@seam/shared";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -42,13 +42,6 @@ export interface ToolDef {
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** Formats zod issues so a model can fix its call. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`)
-    .join("; ");
-}
-
 /** Defines a tool from a zod schema: JSON schema for the model, zod for validation. */
 export function defineTool<S extends z.ZodType>(def: {
   name: string;
@@ -76,7 +69,7 @@ export function defineTool<S extends z.ZodType>(def: {
     approval: def.approval ?? "auto",
     parse(args) {
       const r = def.input.safeParse(args);
-      return r.success ? { ok: true, value: r.data } : { ok: false, message: describeIssues(r.error) };
+      return r.success ? { ok: true, value: r.data } : { ok: false, message: formatIssues(r.error, { root: "(arguments)" }) };
     },
     run: (args, ctx) => def.run(args as z.output<S>, ctx),
   };

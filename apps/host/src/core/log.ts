@@ -7,14 +7,20 @@ export interface Log {
 }
 
 const SECRET_KEY = /key|token|secret|password|authorization|cookie/i;
+/** `user:password@` in a URL. */
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]*@/gi;
 
-/** A deep copy of `value` with the values of secret-looking keys replaced by "[redacted]" (SEC-2). */
+/**
+ * A deep copy of `value` with the values of secret-looking keys replaced by "[redacted]", and the
+ * credentials in URLs within strings too (SEC-2).
+ */
 export function redact(value: unknown): unknown {
   return redactIn(value, new WeakSet());
 }
 
 function redactIn(value: unknown, ancestors: WeakSet<object>): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (value instanceof Error) return { name: value.name, message: redactIn(value.message, ancestors) };
+  if (typeof value === "string") return value.replace(URL_CREDENTIALS, "$1[redacted]@");
   if (typeof value !== "object" || value === null) return value;
   if (ancestors.has(value)) return "[circular]";
   ancestors.add(value);

@@ -385,7 +385,7 @@ export function startHostHalf(scope: Scope, opts: StartHostHalfOptions): Promise
         if (!p) return;
         if (m.ok) p.resolve(m.value);
         else if (m.missing) p.reject(new HostError("not_found:extensions", `${label}: ${m.error}.`, { reason: "not_found" }));
-        else p.reject(new HostError("internal:extensions", `${p.label} failed: ${m.error}`, { reason: "extension_tool_failed" }));
+        else p.reject(new HostError("unavailable:extensions", `${p.label} failed: ${m.error}`, { reason: "extension_tool_failed" }));
         return;
       }
     }

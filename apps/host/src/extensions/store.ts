@@ -3,7 +3,7 @@ import {
   ExtensionApprovalKind, type ExtensionGrantView, type ExtensionPackageView, type ExtensionVersionSource, type ExtensionVersionSummary,
 } from "@seam/shared";
 import { HostError } from "../core/errors.js";
-import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import type { Database } from "../persistence/db.js";
 
 /** One half's source as defined; `null` when the package has no such half. */
@@ -123,19 +123,13 @@ export function createExtensionStore(db: Pick<Database, "exclusive">): Extension
   let lastStamp = 0;
   const stamp = () => new Date((lastStamp = Math.max(Date.now(), lastStamp + 1)));
 
-  /** Maps the Prisma failures these tables can produce to extensions codes; the gate maps the rest. */
+  /**
+   * Through the gate; a missing or duplicate row is `not_found:extensions` / `conflict:extensions`
+   * (persistence/errors). Packages are looked up before anything refers to them, so the foreign key
+   * left to fail is the package's session: `not_found:session`.
+   */
   const run = <T>(what: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> =>
-    db.exclusive(async (prisma) => {
-      try {
-        return await fn(prisma);
-      } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError) {
-          if (error.code === "P2002") throw new HostError("conflict:extensions", `${what} was changed concurrently; try again`, { prismaCode: error.code }, { cause: error });
-          if (error.code === "P2025") throw new HostError("not_found:extensions", `${what} not found`, { prismaCode: error.code }, { cause: error });
-        }
-        throw error;
-      }
-    });
+    db.exclusive(fn, { capability: "extensions", what, references: "session", conflict: `${what} was changed concurrently; try again` });
   const tx = <T>(prisma: PrismaClient, fn: (t: Tx) => Promise<T>) => prisma.$transaction(fn, TX_OPTIONS);
 
   const findPackage = async (t: Tx | PrismaClient, packageId: string) => {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { basename, isAbsolute } from "node:path";
-import { LspServerConfig, type LspServerConfigInput } from "@seam/shared";
+import { formatIssues, issuesOf, LspServerConfig, type LspServerConfigInput } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import { resolveCommand } from "./command.js";
 import { installHint } from "./presets.js";
@@ -10,9 +10,8 @@ import { conflictMessage, type RouteConflict } from "./registry.js";
 export function parseConfig(input: LspServerConfigInput | unknown): LspServerConfig {
   const parsed = LspServerConfig.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-  const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-  return fail(new HostError("bad_input:lsp", text, { reason: "invalid_config", issues }));
+  const issues = issuesOf(parsed.error);
+  return fail(new HostError("bad_input:lsp", formatIssues(issues), { reason: "invalid_config", issues }));
 }
 
 const fail = (error: HostError): never => {

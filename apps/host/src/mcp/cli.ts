@@ -7,7 +7,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { McpServerConfig, type McpServerConfigInput, type McpValue } from "@seam/shared";
+import { formatIssues, McpServerConfig, type McpServerConfigInput, type McpValue } from "@seam/shared";
 import { messageOf } from "../core/errors.js";
 import { createScope } from "../core/scope.js";
 import { DEFAULT_LIMITS, fetchTools } from "./sync.js";
@@ -95,7 +95,7 @@ export async function main(argv: string[], out: Out = process.stdout, err: Out =
   }
   const checked = McpServerConfig.safeParse(parsed.config);
   if (!checked.success) {
-    err.write(`${checked.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("\n")}\n`);
+    err.write(`${formatIssues(checked.error, { root: "config", separator: "\n" })}\n`);
     return 2;
   }
   const config = checked.data;

@@ -1,4 +1,4 @@
-import { McpServerConfig, type McpServerConfigInput, type McpServerState, type McpServerView } from "@seam/shared";
+import { formatIssues, McpServerConfig, type McpServerConfigInput, type McpServerState, type McpServerView } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Disposer, Scope } from "../core/scope.js";
@@ -98,7 +98,7 @@ export function create(scope: Scope, deps: Deps): Interface {
     async start(input) {
       const parsed = McpServerConfig.safeParse(input);
       if (!parsed.success) {
-        throw new HostError("bad_input:mcp", `Invalid MCP server config: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(config)"}: ${i.message}`).join("; ")}`);
+        throw new HostError("bad_input:mcp", `Invalid MCP server config: ${formatIssues(parsed.error, { root: "(config)" })}`);
       }
       const config = parsed.data;
       const name = config.name;

@@ -1,5 +1,5 @@
 import {
-  CREDENTIAL_NAME, McpServerConfig, type McpExport, type McpFieldIssue, type McpImportEntry, type McpImportPreview, type McpValue,
+  CREDENTIAL_NAME, issuesOf, McpServerConfig, type McpExport, type McpFieldIssue, type McpImportEntry, type McpImportPreview, type McpValue,
 } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 
@@ -275,7 +275,7 @@ export function mapEntry(name: string, raw: unknown): Mapped {
 }
 
 /** Dotted issue path relative to the pasted entry: `transport.env.X` → `env.X`. */
-const issuePath = (path: PropertyKey[]) => path.map(String).filter((p, n) => !(n === 0 && p === "transport")).join(".");
+const issuePath = (path: string) => path.replace(/^transport(\.|$)/, "");
 
 /** A stable comparison key: the parsed config with object keys sorted. */
 const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) =>
@@ -343,7 +343,7 @@ export function previewImport(text: string, saved: ReadonlyMap<string, McpServer
     const invalid = (errors: McpFieldIssue[]): McpImportEntry => ({ name, action: "invalid", config: null, changes: [], warnings: mapped.warnings, errors });
     if (mapped.errors.length) return invalid(mapped.errors);
     const parsed = McpServerConfig.safeParse(mapped.config);
-    if (!parsed.success) return invalid(parsed.error.issues.map((i) => ({ path: issuePath(i.path), message: i.message })));
+    if (!parsed.success) return invalid(issuesOf(parsed.error).map((i) => ({ path: issuePath(i.path), message: i.message })));
     const config = parsed.data;
     const before = saved.get(config.name);
     if (!before) return { name, action: "add", config, changes: [], warnings: mapped.warnings, errors: [] };

@@ -1,5 +1,5 @@
 import {
-  McpServerConfig, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
+  formatIssues, issuesOf, McpServerConfig, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
   type McpServerView,
 } from "@seam/shared";
 import type { z } from "zod";
@@ -40,9 +40,8 @@ export interface McpServiceDeps {
 }
 
 const invalid = (error: z.ZodError) => {
-  const issues = error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-  const text = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
-  return new HostError("bad_input:mcp", `Invalid MCP server config: ${text}`, { issues });
+  const issues = issuesOf(error);
+  return new HostError("bad_input:mcp", `Invalid MCP server config: ${formatIssues(issues)}`, { issues });
 };
 const notFound = (name: string) => new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
 

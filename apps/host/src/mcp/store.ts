@@ -1,6 +1,6 @@
-import { McpServerConfig } from "@seam/shared";
+import { formatIssues, McpServerConfig } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
-import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Database } from "../persistence/db.js";
 
 /**
@@ -22,6 +22,8 @@ export interface McpStore {
 
 interface Row { name: string; configJson: string; enabled: boolean }
 
+const notFoundText = (name: string) => `No MCP server named "${name}" is configured.`;
+
 export function createMcpStore(db: Pick<Database, "exclusive">, opts: { onCorrupt?: (name: string, problem: string) => void } = {}): McpStore {
   const onCorrupt = opts.onCorrupt ?? ((name, problem) => console.error(`[mcp] saved config "${name}" is unreadable and was skipped: ${problem}`));
 
@@ -35,25 +37,21 @@ export function createMcpStore(db: Pick<Database, "exclusive">, opts: { onCorrup
     }
     const parsed = McpServerConfig.safeParse(json);
     if (!parsed.success || parsed.data.name !== row.name) {
-      onCorrupt(row.name, parsed.success ? `the config names "${parsed.data.name}"` : parsed.error.issues.map((i) => i.message).join("; "));
+      onCorrupt(row.name, parsed.success ? `the config names "${parsed.data.name}"` : formatIssues(parsed.error));
       return null;
     }
     return { ...parsed.data, enabled: row.enabled };
   };
   const encode = (config: McpServerConfig) => ({ name: config.name, configJson: JSON.stringify(config), enabled: config.enabled });
 
-  /** Maps the Prisma failures this table can produce to mcp codes; the gate maps anything else. */
+  /** Through the gate; a missing or duplicate row is `not_found:mcp` / `conflict:mcp` (persistence/errors). */
   const run = <T>(name: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> =>
-    db.exclusive(async (prisma) => {
-      try {
-        return await fn(prisma);
-      } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError) {
-          if (error.code === "P2002") throw new HostError("conflict:mcp", `An MCP server named "${name}" already exists.`, { name }, { cause: error });
-          if (error.code === "P2025") throw new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name }, { cause: error });
-        }
-        throw error;
-      }
+    db.exclusive(fn, {
+      capability: "mcp",
+      what: `MCP server "${name}"`,
+      notFound: notFoundText(name),
+      conflict: `An MCP server named "${name}" already exists.`,
+      data: { name },
     });
 
   return {
@@ -71,7 +69,7 @@ export function createMcpStore(db: Pick<Database, "exclusive">, opts: { onCorrup
     }),
     update: (name, config) => run(config.name === name ? name : config.name, async (prisma) => {
       if (!(await prisma.mcpServer.findUnique({ where: { name }, select: { id: true } }))) {
-        throw new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
+        throw new HostError("not_found:mcp", notFoundText(name), { name });
       }
       const row = await prisma.mcpServer.update({ where: { name }, data: encode(config) });
       return decode(row) ?? config;

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { formatIssues } from "@seam/shared";
 import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Disposer } from "../core/scope.js";
@@ -45,7 +46,7 @@ const WirePage = z.looseObject({
   nextCursor: z.string().max(4_096).optional(),
 });
 
-const issues = (error: z.ZodError) => error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+const issues = (error: z.ZodError) => formatIssues(error, { root: "(root)" });
 
 /**
  * Phase one of a sync (MCP-4): every page of tools/list, each tool validated, raw names unique. Throws a

@@ -4,7 +4,7 @@ import type { Scope } from "../core/scope.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { PrismaClient } from "../generated/prisma/client.js";
 import { deployMigrations, prismaPaths } from "./migrate.js";
-import { toHostError } from "./errors.js";
+import { toHostError, type DbSubject } from "./errors.js";
 import { createGate, createStore, type Store } from "./store.js";
 import { databaseUrl } from "./url.js";
 
@@ -15,8 +15,11 @@ export interface Database {
    */
   prisma: PrismaClient;
   store: Store;
-  /** Runs `fn` alone on the connection, between store calls; Prisma errors become HostErrors. */
-  exclusive<T>(fn: (prisma: PrismaClient) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` alone on the connection, between store calls; Prisma errors become HostErrors coded
+   * for `about` (default: the database itself, `not_found:db`…).
+   */
+  exclusive<T>(fn: (prisma: PrismaClient) => Promise<T>, about?: DbSubject): Promise<T>;
   /** `file:/abs/path.db` */
   url: string;
 }
@@ -63,11 +66,11 @@ export async function openDatabase(scope: Scope, opts: OpenOptions): Promise<Dat
     prisma,
     store: createStore(prisma, { gate }),
     url,
-    exclusive: (fn) => gate.run(async () => {
+    exclusive: (fn, about = { capability: "db", what: "database" }) => gate.run(async () => {
       try {
         return await fn(prisma);
       } catch (error) {
-        throw toHostError(error, "database");
+        throw toHostError(error, about);
       }
     }),
   };

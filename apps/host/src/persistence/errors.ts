@@ -1,36 +1,51 @@
-import { HostError, messageOf } from "../core/errors.js";
+import { messageFor } from "@seam/shared";
+import { HostError, messageOf, type Capability } from "../core/errors.js";
 import { Prisma } from "../generated/prisma/client.js";
 
+/** What a database operation was about, so its failures can say so. */
+export interface DbSubject {
+  /** The capability owning the record: a missing row is `not_found:<capability>`, a duplicate `conflict:<capability>`. */
+  capability: Capability;
+  /** The record, for messages: "session abc", `MCP server "x"`. */
+  what: string;
+  /** Whose records this one refers to (a failed foreign key, P2003); default `capability`. */
+  references?: Capability;
+  /** Replaces `${what} not found`. */
+  notFound?: string;
+  /** Replaces `${what}: unique constraint violated`. */
+  conflict?: string;
+  /** Seam-owned fields added to the HostError's data (ids, names). */
+  data?: Record<string, unknown>;
+}
+
 /**
- * Wraps a Prisma or driver failure in a HostError (STYLE §4). `what` names the record the
- * operation was about ("session abc"), so a missing row reads as `not_found:session`.
+ * Wraps a Prisma or driver failure in a HostError (STYLE §4), coded by the capability the operation
+ * was about. Only `internal:db` keeps the driver's text, and tRPC never sends that (core/errors `isPublic`).
  */
-export function toHostError(error: unknown, what: string): HostError {
+export function toHostError(error: unknown, about: DbSubject): HostError {
   if (error instanceof HostError) return error;
+  const { capability, what } = about;
+  const text = messageOf(error);
+  const wrap = (code: HostError["code"], message: string, prismaCode?: string) =>
+    new HostError(code, message, { ...about.data, ...(prismaCode && { prismaCode }) }, { cause: error });
   // A trigger's RAISE(ABORT, …) arrives with whatever code the adapter picked; its text says what it is.
-  if (/are immutable/.test(messageOf(error))) {
-    return new HostError("conflict:db", `${what}: extension versions are immutable`, undefined, { cause: error });
-  }
+  if (/are immutable/.test(text)) return wrap("conflict:db", `${what}: extension versions are immutable`);
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    const data = { prismaCode: error.code };
     switch (error.code) {
       case "P2025": // required record not found (update/delete)
       case "P2001":
-        return new HostError("not_found:session", `${what} not found`, data, { cause: error });
-      case "P2003": // foreign key: the session or turn referenced does not exist
-        return new HostError("not_found:session", `${what}: a referenced session or turn does not exist`, data, { cause: error });
+        return wrap(`not_found:${capability}`, about.notFound ?? `${what} not found`, error.code);
+      case "P2003": // foreign key: the record referred to does not exist
+        return wrap(`not_found:${about.references ?? capability}`, `${what}: a record it refers to does not exist`, error.code);
       case "P2002":
-        return new HostError("conflict:db", `${what}: unique constraint violated`, data, { cause: error });
+        return wrap(`conflict:${capability}`, about.conflict ?? `${what}: unique constraint violated`, error.code);
       case "P1008":
       case "P2024":
-        return new HostError("timeout:db", `${what}: the database is busy`, data, { cause: error });
+        return wrap("timeout:db", `${what}: ${messageFor("timeout:db")}`, error.code);
     }
   }
-  const text = messageOf(error);
-  if (/SQLITE_BUSY|database is locked|timed out/i.test(text)) {
-    return new HostError("timeout:db", `${what}: the database is busy`, undefined, { cause: error });
-  }
-  return new HostError("internal:db", `${what}: ${text}`, undefined, { cause: error });
+  if (/SQLITE_BUSY|database is locked|timed out/i.test(text)) return wrap("timeout:db", `${what}: ${messageFor("timeout:db")}`);
+  return wrap("internal:db", `${what}: ${text}`);
 }
 
 /** JSON for a TEXT column; values JSON cannot represent (cycles, BigInt) are the caller's mistake. */

@@ -1,5 +1,6 @@
+import { messageFor } from "@seam/shared";
 import type { FactItem, MessageItem, TimelineItem, ToolCallItem, TurnInfo, TurnStatus } from "@seam/shared";
-import { HostError } from "../core/errors.js";
+import { HostError, isCapability, type Capability } from "../core/errors.js";
 import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { toHostError, toJson, fromJson } from "./errors.js";
 import { factItem, messageItem, sessionRow, toolCallItem, turnInfo, type SessionRow } from "./rows.js";
@@ -50,6 +51,9 @@ export interface Store {
 
 type Tx = Prisma.TransactionClient;
 
+/** Settings are keyed by the capability that owns them ("lsp", "web", "model" for the llm); any other key, the db. */
+const settingOwner = (key: string): Capability => (key === "model" ? "llm" : isCapability(key) ? key : "db");
+
 export const INTERRUPTED_REASON = "host restarted during the turn";
 const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
@@ -70,7 +74,7 @@ export function createGate(): Gate {
   let closed = false;
   return {
     run(fn) {
-      if (closed) return Promise.reject(new HostError("closed:db", "the database is closed"));
+      if (closed) return Promise.reject(new HostError("closed:db", messageFor("closed:db")));
       const run = tail.then(fn, fn);
       tail = run.catch(() => {});
       return run;
@@ -85,12 +89,13 @@ export function createGate(): Gate {
 export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () => Date } = {}): Store {
   const now = opts.now ?? (() => new Date());
   const gate = opts.gate ?? createGate();
-  const op = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
+  /** One store call through the gate; `capability` owns the records (sessions, turns and items: the session). */
+  const op = <T>(what: string, fn: () => Promise<T>, capability: Capability = "session"): Promise<T> =>
     gate.run(async () => {
       try {
         return await fn();
       } catch (error) {
-        throw toHostError(error, what);
+        throw toHostError(error, { capability, what });
       }
     });
   const tx = <T>(fn: (tx: Tx) => Promise<T>) => prisma.$transaction(fn, TX_OPTIONS);
@@ -209,7 +214,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     get: (key) => op(`setting ${key}`, async () => {
       const row = await prisma.setting.findUnique({ where: { key } });
       return row ? fromJson(row.valueJson) : undefined;
-    }),
+    }, settingOwner(key)),
     set: (key, value) => op(`setting ${key}`, async () => {
       if (value === undefined) {
         await prisma.setting.deleteMany({ where: { key } });
@@ -217,7 +222,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       }
       const valueJson = toJson(value, `setting ${key}`);
       await prisma.setting.upsert({ where: { key }, create: { key, valueJson }, update: { valueJson } });
-    }),
+    }, settingOwner(key)),
   };
 
   const recoverInterrupted: Store["recoverInterrupted"] = () => op("recovery", async () => {

@@ -1,4 +1,4 @@
-import { ModelSettings, type CapabilityRow, type ModelStatus } from "@seam/shared";
+import { formatIssues, ModelSettings, type CapabilityRow, type ModelStatus } from "@seam/shared";
 import { capabilityRow } from "../core/capability-row.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
@@ -17,7 +17,7 @@ export function modelSettingsFromEnv(env: NodeJS.ProcessEnv): ModelSettings {
     maxSteps: env.SEAM_MAX_STEPS ? Number(env.SEAM_MAX_STEPS) : undefined,
   });
   if (!parsed.success) {
-    throw new HostError("bad_input:llm", `SEAM_MODEL_* environment settings are invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new HostError("bad_input:llm", `SEAM_MODEL_* environment settings are invalid: ${formatIssues(parsed.error)}`);
   }
   return parsed.data;
 }

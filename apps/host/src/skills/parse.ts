@@ -1,5 +1,6 @@
 import matter from "gray-matter";
 import { parseDocument } from "yaml";
+import { formatIssues } from "@seam/shared";
 import { z } from "zod";
 import type { SkillMeta } from "./registry.js";
 
@@ -107,7 +108,7 @@ export function parseSkill(text: string): ParseOutcome {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
   const parsed = Frontmatter.safeParse(file.data);
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => i.message).join("; ") };
+  if (!parsed.success) return { ok: false, reason: formatIssues(parsed.error, { paths: false }) };
   const fm = parsed.data;
   const warnings: string[] = [];
 

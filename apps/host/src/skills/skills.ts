@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
 import {
-  SkillSettings, type CapabilityRow, type SkillCompletion, type SkillInspection, type SkillSettingsInput, type SkillsWhereInput,
+  formatIssues, SkillSettings, type CapabilityRow, type SkillCompletion, type SkillInspection, type SkillSettingsInput, type SkillsWhereInput,
 } from "@seam/shared";
 import type { StepHook, StepHooks } from "../agent/hooks.js";
 import { toolsOf, type ToolRegistry } from "../agent/registry.js";
@@ -102,7 +102,7 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
     if (raw === undefined) return { customRoots: [] };
     const parsed = SkillSettings.safeParse(raw);
     if (parsed.success) return parsed.data;
-    log.warn("stored skills settings are invalid; using none", { issues: parsed.error.issues.map((i) => i.message) });
+    log.warn("stored skills settings are invalid; using none", { issues: formatIssues(parsed.error) });
     return { customRoots: [] };
   };
   const customRoots = () => {
@@ -143,7 +143,7 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
       async set(input) {
         const parsed = SkillSettings.safeParse(input);
         if (!parsed.success) {
-          throw new HostError("bad_input:skills", parsed.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("; "), { reason: "invalid_settings" });
+          throw new HostError("bad_input:skills", formatIssues(parsed.error, { root: "settings" }), { reason: "invalid_settings" });
         }
         await deps.store.settings.set(SETTINGS_KEY, parsed.data);
         custom = Promise.resolve(parsed.data.customRoots);

@@ -1,5 +1,4 @@
-import { WebProviderId, WebSettings, type WebKind, type WebSettingsInput } from "@seam/shared";
-import { describeIssues } from "../agent/tool.js";
+import { formatIssues, WebProviderId, WebSettings, type WebKind, type WebSettingsInput } from "@seam/shared";
 import { messageOf } from "../core/errors.js";
 import type { Store } from "../persistence/store.js";
 import { webError } from "./provider.js";
@@ -26,7 +25,7 @@ export function envDoors(env: NodeJS.ProcessEnv): EnvDoors {
 /** Validates a settings value (zod + strict allowlist entries); throws `invalid_settings` in words. */
 export function parseWebSettings(input: unknown): WebSettings {
   const parsed = WebSettings.safeParse(input ?? {});
-  if (!parsed.success) throw webError("invalid_settings", `Web settings are invalid: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw webError("invalid_settings", `Web settings are invalid: ${formatIssues(parsed.error, { root: "(settings)" })}`);
   compileAllowlist(parsed.data.fetchAllowlist);
   return parsed.data;
 }

@@ -20,6 +20,14 @@ describe("log", () => {
     expect(input.apiKey).toBe("sk-1");
   });
 
+  it("redacts credentials in URLs inside strings and error messages", () => {
+    expect(redact({ url: "https://bob:hunter2@example.com/x?q=1", note: "see http://a:b@h and ftp://plain.example", e: new Error("GET https://u:p@h failed") })).toEqual({
+      url: "https://[redacted]@example.com/x?q=1",
+      note: "see http://[redacted]@h and ftp://plain.example",
+      e: { name: "Error", message: "GET https://[redacted]@h failed" },
+    });
+  });
+
   it("survives cycles and keeps shared references", () => {
     const shared = { a: 1 };
     const cyclic: Record<string, unknown> = { shared, again: shared };

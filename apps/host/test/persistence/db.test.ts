@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createScope } from "../../src/core/scope.js";
+import type { PrismaClient } from "../../src/generated/prisma/client.js";
 import { openDatabase } from "../../src/persistence/db.js";
 import { databaseUrl } from "../../src/persistence/url.js";
 import { tmpDir } from "./tmp.js";
@@ -76,11 +77,13 @@ describe("Database lifetime", () => {
     await expect(db.exclusive((p) => p.session.count())).rejects.toMatchObject({ code: "closed:db" });
   });
 
-  it("exclusive maps Prisma errors to HostError", async () => {
+  it("exclusive maps Prisma errors to HostError, coded for what the call was about", async () => {
     await using dir = tmpDir();
     await using scope = createScope("test");
     const db = await openDatabase(scope, { home: dir.path, url: `file:${join(dir.path, "ex.db")}` });
-    await expect(db.exclusive((p) => p.session.update({ where: { id: "nope" }, data: { title: "x" } }))).rejects.toMatchObject({ code: "not_found:session" });
+    const update = (p: PrismaClient) => p.session.update({ where: { id: "nope" }, data: { title: "x" } });
+    await expect(db.exclusive(update)).rejects.toMatchObject({ code: "not_found:db", message: "database not found" });
+    await expect(db.exclusive(update, { capability: "session", what: "session nope" })).rejects.toMatchObject({ code: "not_found:session", message: "session nope not found" });
   });
 });
 

@@ -26,7 +26,7 @@ afterAll(() => scope.dispose());
 
 const health = (headers: Record<string, string>) => fetch(`${base}/trpc/health`, { headers });
 // tRPC's HTTP envelope, as much of it as these tests read.
-type Envelope = { result: { data: { ok?: boolean } & unknown[] }; error: { message: string; data: { zodError: unknown } } };
+type Envelope = { result: { data: { ok?: boolean } & unknown[] }; error: { message: string; data: { issues: unknown } } };
 const json = async (res: Response) => (await res.json()) as Envelope;
 
 describe("host auth (SEC-1)", () => {
@@ -75,7 +75,7 @@ describe("host auth (SEC-1)", () => {
     const bad = await fetch(`${base}/trpc/session.create`, { method: "POST", headers, body: JSON.stringify({ workspace: "" }) });
     expect(bad.status).toBe(400);
     const body = await json(bad);
-    expect(body.error.data.zodError).not.toBeNull();
+    expect(body.error.data.issues).toEqual([{ path: "workspace", message: expect.any(String) }]);
     const missing = await fetch(`${base}/trpc/session.create`, { method: "POST", headers, body: JSON.stringify({ workspace: "/definitely/not/here" }) });
     expect(missing.status).toBe(400);
     expect((await json(missing)).error.message).toMatch(/does not exist/);

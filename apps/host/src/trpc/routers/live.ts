@@ -1,9 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { LiveInput, sessionOfTopic, type LiveDataEvent, type LiveEvent, type LiveTopic } from "@seam/shared";
-import { messageOf } from "../../core/errors.js";
 import { iterateEvents } from "../../core/events.js";
 import type { LiveSources } from "../../core/live.js";
-import { procedure } from "../trpc.js";
+import { clientMessage, procedure } from "../trpc.js";
 
 /** The host stream behind one live topic, as data events of that topic (each with its own payload type). */
 async function* source(live: LiveSources, topic: LiveTopic, signal: AbortSignal): AsyncGenerator<LiveDataEvent> {
@@ -39,7 +38,7 @@ export async function* mergeTopics(live: LiveSources, topics: LiveTopic[], signa
         // Runs synchronously up to each source's subscription, so all are subscribed before `started`.
         for await (const event of source(live, topic, until)) emit(event);
       } catch (error) {
-        if (!until.aborted) emit({ kind: "error", topic, message: messageOf(error) });
+        if (!until.aborted) emit({ kind: "error", topic, message: clientMessage(error, `live.stream ${topic}`) });
       }
     })();
   }

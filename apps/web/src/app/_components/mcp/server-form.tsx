@@ -6,12 +6,13 @@ import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError, FieldHint, Input, Label, Textarea } from "@/components/ui/input";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { hostCodeOf } from "@/lib/host-error";
 import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
 import { draftFrom, emptyDraft, parseDraft, type DraftErrors, type ServerDraft } from "./form-state";
 import { KvRows } from "./kv-rows";
 import { Sheet } from "./sheet";
-import { hostCodeOf, useInvalidateMcp } from "./use-mcp";
+import { useInvalidateMcp } from "./use-mcp";
 
 /** Add (no `editing`) or edit a server in a side sheet. Closes only once the host confirmed the save. */
 export function ServerFormSheet({

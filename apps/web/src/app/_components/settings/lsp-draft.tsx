@@ -1,4 +1,5 @@
 import { LspExtension, LspServerConfig, type LspServerView } from "@seam/shared";
+import { hostCodeOf, hostIssuesOf } from "@/lib/host-error";
 
 /**
  * Settings → Language servers form state (LSP-7): the editable draft of one server, its validation
@@ -145,15 +146,6 @@ export function extensionConflicts(extensions: readonly string[], selfId: string
   return out;
 }
 
-interface HostErrorLike {
-  message?: string;
-  data?: { hostCode?: unknown; zodError?: { fieldErrors?: Record<string, string[] | undefined>; formErrors?: string[] } | null } | null;
-}
-
-export function hostCodeOf(error: unknown): string | null {
-  const data = (error as HostErrorLike | null)?.data;
-  return typeof data?.hostCode === "string" ? data.hostCode : null;
-}
 
 /**
  * Puts a host refusal next to the field it concerns: the input validator's field errors, a
@@ -161,13 +153,12 @@ export function hostCodeOf(error: unknown): string | null {
  * does not resolve. Whatever cannot be placed stays on the form.
  */
 export function hostErrorFields(error: unknown): LspDraftErrors {
-  const e = error as HostErrorLike | null;
+  const e = error as { message?: string } | null;
   if (!e) return {};
   const out: LspDraftErrors = {};
-  const fieldErrors = e.data?.zodError?.fieldErrors ?? {};
-  for (const [path, messages] of Object.entries(fieldErrors)) {
+  for (const { path, message } of hostIssuesOf(error)) {
     const field = FIELD_OF[path.split(".")[0] ?? ""] ?? FIELD_OF[path.replace(/^config\./, "").split(".")[0] ?? ""];
-    if (field && messages?.[0]) out[field] ??= messages[0];
+    if (field) out[field] ??= message;
   }
   if (Object.keys(out).length > 0) return out;
   const code = hostCodeOf(error) ?? "";

@@ -5,10 +5,11 @@ import { XIcon } from "lucide-react";
 import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError, FieldHint, Input, Label, Textarea } from "@/components/ui/input";
+import { hostCodeOf } from "@/lib/host-error";
 import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
 import {
-  describeField, extensionConflicts, hostCodeOf, hostErrorFields, normalizeExtension, parseDraft, parseInitOptions, splitExtensions,
+  describeField, extensionConflicts, hostErrorFields, normalizeExtension, parseDraft, parseInitOptions, splitExtensions,
   type LspDraft, type LspDraftErrors, type LspField,
 } from "./lsp-draft";
 import { useInvalidateLsp } from "./lsp-use";

@@ -5,6 +5,7 @@ import { CheckIcon, LockIcon } from "lucide-react";
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError, FieldHint, Input, NativeSelect } from "@/components/ui/input";
+import { hostCodeOf } from "@/lib/host-error";
 import { useTRPC } from "@/trpc/react";
 import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft, type WebDraft, type WebDraftErrors } from "./web-draft";
 import { AllowlistEditor, ProviderOptionsFields, ToolSwitch, WebField } from "./web-fields";
@@ -45,11 +46,6 @@ export function WebSection() {
       </div>
     </section>
   );
-}
-
-function hostCodeOf(error: unknown): string | null {
-  const data = (error as { data?: { hostCode?: unknown } } | null)?.data;
-  return typeof data?.hostCode === "string" ? data.hostCode : null;
 }
 
 function WebForm({ settings, health }: { settings: WebSettings; health: WebHealth | undefined }) {
