@@ -23,9 +23,3 @@ export function useInvalidateMcp() {
     void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
   };
 }
-
-/** The tRPC error's host code (`conflict:mcp`…), when the host sent one. */
-export function hostCodeOf(error: unknown): string | null {
-  const data = (error as { data?: { hostCode?: unknown } } | null)?.data;
-  return typeof data?.hostCode === "string" ? data.hostCode : null;
-}

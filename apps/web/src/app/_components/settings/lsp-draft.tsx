@@ -1,4 +1,5 @@
 import { LspExtension, LspServerConfig, type LspServerView } from "@seam/shared";
+import { hostCodeOf } from "@/lib/host-error";
 
 /**
  * Settings → Language servers form state (LSP-7): the editable draft of one server, its validation
@@ -148,11 +149,6 @@ export function extensionConflicts(extensions: readonly string[], selfId: string
 interface HostErrorLike {
   message?: string;
   data?: { hostCode?: unknown; zodError?: { fieldErrors?: Record<string, string[] | undefined>; formErrors?: string[] } | null } | null;
-}
-
-export function hostCodeOf(error: unknown): string | null {
-  const data = (error as HostErrorLike | null)?.data;
-  return typeof data?.hostCode === "string" ? data.hostCode : null;
 }
 
 /**

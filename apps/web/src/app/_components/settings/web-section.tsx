@@ -1,12 +1,15 @@
 "use client";
 import type { WebHealth, WebKind, WebKindHealth, WebSettings } from "@seam/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CheckIcon, LockIcon } from "lucide-react";
-import { useId, useState, type FormEvent, type ReactNode } from "react";
-import { Button } from "@/components/ui/button";
-import { FieldError, FieldHint, Input, NativeSelect } from "@/components/ui/input";
-import { useTRPC } from "@/trpc/react";
-import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft, type WebDraft, type WebDraftErrors } from "./web-draft";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { LockIcon } from "lucide-react";
+import { useId, type ReactNode } from "react";
+import { TextField, type TextFieldProps } from "@/components/ui/field";
+import { FieldHint, NativeSelect } from "@/components/ui/input";
+import { hostCodeOf } from "@/lib/host-error";
+import { useSettingsForm } from "@/lib/use-settings-form";
+import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { SaveBar } from "./save-bar";
+import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft } from "./web-draft";
 import { AllowlistEditor, ProviderOptionsFields, ToolSwitch, WebField } from "./web-fields";
 import { WebHealthTable } from "./web-health";
 import { WebSelectionNote } from "./web-selection";
@@ -47,61 +50,28 @@ export function WebSection() {
   );
 }
 
-function hostCodeOf(error: unknown): string | null {
-  const data = (error as { data?: { hostCode?: unknown } } | null)?.data;
-  return typeof data?.hostCode === "string" ? data.hostCode : null;
-}
-
 function WebForm({ settings, health }: { settings: WebSettings; health: WebHealth | undefined }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<WebDraft>(() => draftFrom(settings));
-  const [errors, setErrors] = useState<WebDraftErrors>({});
-  const [showErrors, setShowErrors] = useState(false);
-  const [saved, setSaved] = useState(false);
-
-  const save = useMutation(
-    trpc.web.setSettings.mutationOptions({
-      onSuccess: (next) => {
-        queryClient.setQueryData(trpc.web.settings.queryKey(), next);
-        setDraft(draftFrom(next));
-        void queryClient.invalidateQueries({ queryKey: trpc.web.health.queryKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
-        setSaved(true);
-      },
-    }),
-  );
-
-  const update = (patch: Partial<WebDraft>) => {
-    const next = { ...draft, ...patch };
-    setDraft(next);
-    setSaved(false);
-    if (save.error) save.reset();
-    if (showErrors) {
-      const r = parseDraft(next);
-      setErrors(r.ok ? {} : r.errors);
-    }
-  };
+  const form = useSettingsForm({
+    initial: () => draftFrom(settings),
+    parse: parseDraft,
+    save: (value) => client.web.setSettings.mutate(value),
+    onSaved: (next) => {
+      queryClient.setQueryData(trpc.web.settings.queryKey(), next);
+      void queryClient.invalidateQueries({ queryKey: trpc.web.health.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
+      void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
+      return draftFrom(next);
+    },
+  });
+  const { draft, update, errors: shown } = form;
   const updateProvider = (id: string, patch: Partial<ProviderDraft>) =>
     update({ providers: { ...draft.providers, [id]: { ...(draft.providers[id] ?? { baseURL: "", apiKeyEnv: "", model: "" }), ...patch } } });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = parseDraft(draft);
-    setShowErrors(true);
-    if (!r.ok) {
-      setErrors(r.errors);
-      setSaved(false);
-      return;
-    }
-    setErrors({});
-    save.mutate(r.value);
-  };
-
-  const shown: WebDraftErrors = showErrors ? errors : {};
-  const hostCode = hostCodeOf(save.error);
-  const serverError = save.error?.message ?? null;
+  const hostCode = hostCodeOf(form.error);
+  const serverError = form.error?.message ?? null;
   // A refused env-door change belongs next to the selector it concerns.
   const conflictKind = (kind: WebKind): string | undefined => {
     if (hostCode !== "provider_setting_conflict" || !health) return undefined;
@@ -109,11 +79,11 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
     const wanted = kind === "search" ? draft.searchProvider : draft.fetchProvider;
     return h.lockedByEnv && wanted !== (h.configuredId ?? "") ? (serverError ?? undefined) : undefined;
   };
-  const clientErrors = Object.keys(errors);
+  const clientErrors = Object.keys(shown);
   const optionIds = optionProviderIds(health?.search, settings);
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="web-form">
+    <form onSubmit={form.submit} noValidate className="flex flex-col gap-6" data-testid="web-form">
       <KindBlock
         kind="search"
         health={health?.search}
@@ -161,7 +131,18 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
           <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.6fr)]">
             <NumberField label="Characters shown" testId="web-fetch-max-chars" value={draft.fetchMaxChars} onChange={(fetchMaxChars) => update({ fetchMaxChars })} error={shown.fetchMaxChars} hint="1,000–1,000,000 (default 200,000)" />
             <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" value={draft.fetchTimeoutS} onChange={(fetchTimeoutS) => update({ fetchTimeoutS })} error={shown.fetchTimeoutS} hint="1–600 (default 30)" step="any" />
-            <TextField label="Probe URL" testId="web-fetch-probe-url" value={draft.fetchProbeUrl} onChange={(fetchProbeUrl) => update({ fetchProbeUrl })} error={shown.fetchProbeUrl} hint="What the fetch probe requests, through the guard." placeholder="https://example.com/" />
+            <TextField
+              label="Probe URL"
+              testId="web-fetch-probe-url"
+              value={draft.fetchProbeUrl}
+              onChange={(fetchProbeUrl) => update({ fetchProbeUrl })}
+              error={shown.fetchProbeUrl}
+              errorTestId="web-field-error"
+              hint="What the fetch probe requests, through the guard."
+              placeholder="https://example.com/"
+              inputClassName="h-8 font-mono text-[12.5px]"
+              spellCheck={false}
+            />
           </div>
         </Sub>
         <Sub title="Fetch allowlist">
@@ -169,23 +150,20 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
         </Sub>
       </KindBlock>
 
-      <div className="flex flex-wrap items-center gap-3 border-t pt-4">
-        <Button type="submit" data-testid="web-save" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
-        </Button>
-        {saved && !save.isPending && (
-          <span data-testid="web-saved" role="status" className="inline-flex items-center gap-1 text-[13px] text-success">
-            <CheckIcon className="size-4" /> Saved
-          </span>
-        )}
-        {(serverError || (showErrors && clientErrors.length > 0)) && (
-          <FieldError data-testid="web-error" data-code={hostCode ?? (serverError ? "error" : "invalid")} className="max-w-xl text-[13px]">
-            {serverError
-              ? `Not saved — ${serverError}`
-              : `Not saved — check ${[...new Set(clientErrors.map(describeErrorKey))].join(", ")}.`}
-          </FieldError>
-        )}
-      </div>
+      <SaveBar
+        name="web"
+        pending={form.pending}
+        saved={form.saved}
+        code={hostCode ?? (serverError ? "error" : "invalid")}
+        errorClassName="max-w-xl"
+        error={
+          serverError
+            ? `Not saved — ${serverError}`
+            : clientErrors.length > 0
+              ? `Not saved — check ${[...new Set(clientErrors.map(describeErrorKey))].join(", ")}.`
+              : null
+        }
+      />
     </form>
   );
 }
@@ -305,72 +283,7 @@ function Sub({ title, hint, children }: { title: string; hint?: ReactNode; child
   );
 }
 
-function NumberField({
-  label,
-  testId,
-  value,
-  onChange,
-  error,
-  hint,
-  step,
-}: {
-  label: string;
-  testId: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  hint?: string;
-  step?: string;
-}) {
-  const id = useId();
-  return (
-    <WebField id={id} label={label} error={error} hint={hint}>
-      <Input
-        id={id}
-        data-testid={testId}
-        type="number"
-        inputMode="numeric"
-        step={step}
-        className="h-8 tabular-nums"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-      />
-    </WebField>
-  );
+/** A number input in the web form's compact style. */
+function NumberField(props: Omit<TextFieldProps, "errorTestId">) {
+  return <TextField errorTestId="web-field-error" type="number" inputMode="numeric" inputClassName="h-8 tabular-nums" {...props} />;
 }
-
-function TextField({
-  label,
-  testId,
-  value,
-  onChange,
-  error,
-  hint,
-  placeholder,
-}: {
-  label: string;
-  testId: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  hint?: string;
-  placeholder?: string;
-}) {
-  const id = useId();
-  return (
-    <WebField id={id} label={label} error={error} hint={hint}>
-      <Input
-        id={id}
-        data-testid={testId}
-        className="h-8 font-mono text-[12.5px]"
-        value={value}
-        placeholder={placeholder}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        spellCheck={false}
-      />
-    </WebField>
-  );
-}
-

@@ -1,0 +1,67 @@
+import { useId, type ComponentProps, type ReactNode } from "react";
+import { cn } from "@/lib/utils";
+import { FieldError, FieldHint, Input, Label } from "./input";
+
+export interface FormFieldProps {
+  id: string;
+  label: string;
+  /** Adds "(optional)" after the label. */
+  optional?: boolean;
+  hint?: ReactNode;
+  /** Replaces the hint while set. */
+  error?: string;
+  errorTestId?: string;
+  /** `data-field` on the error, for forms that name the field their messages belong to. */
+  errorField?: string;
+  /** Shown under the hint or error, e.g. a list of conflicts. */
+  extra?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}
+
+/** A label, its control, and either the control's error or its hint. */
+export function FormField({ id, label, optional, hint, error, errorTestId, errorField, extra, className, children }: FormFieldProps) {
+  return (
+    <div className={cn("flex min-w-0 flex-col gap-1.5", className)}>
+      <Label htmlFor={id}>
+        {label}
+        {optional && <span className="font-normal text-muted-foreground"> (optional)</span>}
+      </Label>
+      {children}
+      {error ? (
+        <FieldError data-testid={errorTestId} data-field={errorField}>
+          {error}
+        </FieldError>
+      ) : hint ? (
+        <FieldHint>{hint}</FieldHint>
+      ) : null}
+      {extra}
+    </div>
+  );
+}
+
+export type TextFieldProps = Omit<FormFieldProps, "id" | "children"> &
+  Omit<ComponentProps<"input">, "id" | "value" | "onChange" | "className"> & {
+    testId: string;
+    value: string;
+    onChange: (value: string) => void;
+    inputClassName?: string;
+  };
+
+/** A FormField around one Input: marked invalid while it has an error. */
+export function TextField({ label, optional, hint, error, errorTestId, errorField, extra, className, testId, value, onChange, inputClassName, ...input }: TextFieldProps) {
+  const id = useId();
+  return (
+    <FormField id={id} {...{ label, optional, hint, error, errorTestId, errorField, extra, className }}>
+      <Input
+        id={id}
+        data-testid={testId}
+        className={inputClassName}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        {...input}
+      />
+    </FormField>
+  );
+}
