@@ -9,6 +9,7 @@ import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { Badge } from "@/components/ui/badge";
 import { ModelTextDetails } from "./model-text-details";
+import { formatPublished } from "@/lib/format";
 import { cn } from "@/lib/utils";
 
 /** A web tool call's canonical result, recognised by tool name and shape (WEB-7). */
@@ -312,10 +313,4 @@ function shortUrl(url: string): string {
   } catch {
     return url;
   }
-}
-
-function formatPublished(value: string): string {
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) return value;
-  return new Date(t).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 }
