@@ -3,7 +3,8 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { DataRow, DataTable, ExpandButton, type Column } from "@/components/ui/data-table";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
+import { ExpandButton } from "@/components/ui/expand-button";
 
 interface Fruit {
   name: string;

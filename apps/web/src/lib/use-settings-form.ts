@@ -38,7 +38,12 @@ export interface SettingsForm<D, E extends FieldErrors> {
   submit: (event?: FormEvent) => void;
   /** Shows messages before a submit, e.g. a JSON mistake when its field is left. */
   showErrors: (errors: E) => void;
+  /** Value, change handler and message of one text field of the draft, to spread onto a TextField. */
+  field: (key: TextKey<D>) => { value: string; onChange: (value: string) => void; error: string | undefined };
 }
+
+/** The draft's keys that hold text. */
+export type TextKey<D> = { [K in keyof D]: D[K] extends string ? K : never }[keyof D] & string;
 
 /**
  * Draft, validation, save and "Saved" for one settings form. Validation messages appear after the
@@ -99,5 +104,11 @@ export function useSettingsForm<D, V, E extends FieldErrors, R>(options: Setting
     setErrors((prev) => ({ ...prev, ...more }));
   };
 
-  return { draft, update, errors, validating, pending: mutation.isPending, saved: saved && !mutation.isPending, error: mutation.error, submit, showErrors };
+  const field = (key: TextKey<D>) => ({
+    value: draft[key] as string,
+    onChange: (value: string) => update({ [key]: value } as Partial<D>),
+    error: (errors as FieldErrors)[key],
+  });
+
+  return { draft, update, errors, validating, pending: mutation.isPending, saved: saved && !mutation.isPending, error: mutation.error, submit, showErrors, field };
 }

@@ -1,4 +1,3 @@
-import { ChevronRightIcon } from "lucide-react";
 import { Fragment, type ComponentProps, type ReactNode } from "react";
 import { cn } from "@/lib/utils";
 
@@ -75,19 +74,4 @@ export function DataTable<T>({
 /** A table row; an open row loses its bottom border so it reads as one block with its detail. */
 export function DataRow({ open, className, ...props }: ComponentProps<"tr"> & { open?: boolean }) {
   return <tr className={cn("border-b align-top last:border-b-0", open && "border-b-0 bg-muted/30", className)} {...props} />;
-}
-
-/** The chevron button that opens a row's detail. */
-export function ExpandButton({ open, className, children, ...props }: Omit<ComponentProps<"button">, "type"> & { open: boolean }) {
-  return (
-    <button
-      type="button"
-      aria-expanded={open}
-      className={cn("flex cursor-pointer items-center gap-1.5 rounded-md px-1 text-left hover:text-primary", className)}
-      {...props}
-    >
-      <ChevronRightIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")} />
-      {children}
-    </button>
-  );
 }

@@ -1,6 +1,6 @@
 import { useId, type ComponentProps, type ReactNode } from "react";
 import { cn } from "@/lib/utils";
-import { FieldError, FieldHint, Input, Label } from "./input";
+import { FieldError, FieldHint, Input, Label, Textarea } from "./input";
 
 export interface FormFieldProps {
   id: string;
@@ -46,22 +46,21 @@ export type TextFieldProps = Omit<FormFieldProps, "id" | "children"> &
     value: string;
     onChange: (value: string) => void;
     inputClassName?: string;
+    /** Makes it a Textarea of this many rows. */
+    rows?: number;
   };
 
-/** A FormField around one Input: marked invalid while it has an error. */
-export function TextField({ label, optional, hint, error, errorTestId, errorField, extra, className, testId, value, onChange, inputClassName, ...input }: TextFieldProps) {
+/** A FormField around one Input (or Textarea, given `rows`), marked invalid while it has an error. */
+export function TextField({ label, optional, hint, error, errorTestId, errorField, extra, className, testId, value, onChange, inputClassName, rows, ...rest }: TextFieldProps) {
   const id = useId();
+  const control = { ...rest, id, "data-testid": testId, className: inputClassName, value, "aria-invalid": error ? true : undefined };
   return (
-    <FormField id={id} {...{ label, optional, hint, error, errorTestId, errorField, extra, className }}>
-      <Input
-        id={id}
-        data-testid={testId}
-        className={inputClassName}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        {...input}
-      />
+    <FormField {...{ id, label, optional, hint, error, errorTestId, errorField, extra, className }}>
+      {rows === undefined ? (
+        <Input {...control} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <Textarea {...(control as ComponentProps<"textarea">)} rows={rows} onChange={(e) => onChange(e.target.value)} />
+      )}
     </FormField>
   );
 }

@@ -2,6 +2,7 @@
 import type { CapabilityRow } from "@seam/shared";
 import { useQuery } from "@tanstack/react-query";
 import { CheckIcon, MinusIcon, XIcon } from "lucide-react";
+import { CodeChips } from "@/components/ui/badge";
 import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
 import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
@@ -52,13 +53,7 @@ export function CapabilitiesTable() {
             {c.tools.length === 0 ? (
               <MinusIcon className="size-3.5 text-muted-foreground" aria-label="no tools" />
             ) : (
-              <div className="flex max-w-72 flex-wrap gap-1">
-                {c.tools.map((t) => (
-                  <span key={t} className="rounded-md bg-muted px-1.5 py-0.5 font-mono text-[11.5px]">
-                    {t}
-                  </span>
-                ))}
-              </div>
+              <CodeChips names={c.tools} className="max-w-72" />
             )}
           </td>
         </DataRow>

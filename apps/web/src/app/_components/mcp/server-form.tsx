@@ -1,14 +1,14 @@
 "use client";
 import type { McpServerConfig } from "@seam/shared";
-import { ChevronRightIcon, CheckIcon, LoaderCircleIcon } from "lucide-react";
+import { CheckIcon, LoaderCircleIcon } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { FormField, TextField, type FormFieldProps, type TextFieldProps } from "@/components/ui/field";
-import { FieldError, FieldHint, Textarea } from "@/components/ui/input";
+import { ExpandButton } from "@/components/ui/expand-button";
+import { TextField, type TextFieldProps } from "@/components/ui/field";
+import { FieldError, FieldHint } from "@/components/ui/input";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { hostCodeOf } from "@/lib/host-error";
 import { useSettingsForm } from "@/lib/use-settings-form";
-import { cn } from "@/lib/utils";
 import { useTRPCClient } from "@/trpc/react";
 import { draftFrom, emptyDraft, parseDraft, type ServerDraft } from "./form-state";
 import { KvRows } from "./kv-rows";
@@ -77,13 +77,12 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
       <div className="scroll-thin flex min-h-0 flex-1 flex-col gap-5 overflow-y-auto px-5 py-5">
         <McpText
           label="Name"
-          error={nameError}
           hint="Tools appear as mcp__<name>__<tool>. Letters, digits, '-' and '_'."
           testId="mcp-name"
           inputClassName="max-w-xs font-mono text-[13px]"
           placeholder="everything"
-          value={draft.name}
-          onChange={(name) => change({ name })}
+          {...form.field("name")}
+          error={nameError}
           autoFocus={!editing}
           spellCheck={false}
           autoComplete="off"
@@ -107,40 +106,34 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
           <>
             <McpText
               label="Command"
-              error={err("command")}
               hint="The program to start, e.g. npx, uvx, or an absolute path."
               testId="mcp-command"
               inputClassName="font-mono text-[13px]"
               placeholder="npx"
-              value={draft.command}
-              onChange={(command) => change({ command })}
+              {...form.field("command")}
               spellCheck={false}
               autoComplete="off"
             />
-            <Field id={`${id}-args`} label="Arguments" error={err("args")} hint="One per line, passed as they are (no shell).">
-              <Textarea
-                id={`${id}-args`}
-                data-testid="mcp-args"
-                rows={3}
-                className="resize-y font-mono text-[13px]"
-                placeholder={"-y\n@modelcontextprotocol/server-everything"}
-                value={draft.args}
-                onChange={(e) => change({ args: e.target.value })}
-                spellCheck={false}
-              />
-            </Field>
+            <McpText
+              label="Arguments"
+              hint="One per line, passed as they are (no shell)."
+              testId="mcp-args"
+              rows={3}
+              inputClassName="resize-y font-mono text-[13px]"
+              placeholder={"-y\n@modelcontextprotocol/server-everything"}
+              {...form.field("args")}
+              spellCheck={false}
+            />
             <Section label="Environment" hint="Added to a sanitized copy of the host environment (variables that look like credentials are removed from it).">
               <KvRows field="env" rows={draft.env} onChange={(env) => change({ env })} errors={errors} showErrors={form.validating} keyPlaceholder="NAME" />
             </Section>
             <McpText
               label="Working directory"
               optional
-              error={err("cwd")}
               testId="mcp-cwd"
               inputClassName="font-mono text-[13px]"
               placeholder="/home/you/servers"
-              value={draft.cwd}
-              onChange={(cwd) => change({ cwd })}
+              {...form.field("cwd")}
               spellCheck={false}
               autoComplete="off"
             />
@@ -149,26 +142,22 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
           <>
             <McpText
               label="URL"
-              error={err("url")}
               hint="The server's Streamable HTTP endpoint. SSE-only servers are not supported."
               testId="mcp-url"
               inputClassName="font-mono text-[13px]"
               placeholder="http://127.0.0.1:3001/mcp"
-              value={draft.url}
-              onChange={(url) => change({ url })}
+              {...form.field("url")}
               spellCheck={false}
               autoComplete="off"
             />
             <McpText
               label="Bearer token environment variable"
               optional
-              error={err("bearerTokenEnv")}
               hint={<>The <em>name</em> of a host variable; Seam sends its value as <code className="font-mono">Authorization: Bearer …</code>.</>}
               testId="mcp-bearer-env"
               inputClassName="max-w-xs font-mono text-[13px]"
               placeholder="GITHUB_TOKEN"
-              value={draft.bearerTokenEnv}
-              onChange={(bearerTokenEnv) => change({ bearerTokenEnv })}
+              {...form.field("bearerTokenEnv")}
               spellCheck={false}
               autoComplete="off"
             />
@@ -179,41 +168,35 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
         )}
 
         <div className="rounded-lg border">
-          <button
-            type="button"
+          <ExpandButton
             data-testid="mcp-advanced"
-            aria-expanded={advanced}
+            open={advanced}
             onClick={() => setAdvanced((a) => !a)}
-            className="flex w-full cursor-pointer items-center gap-1.5 px-3 py-2 text-left text-[13px] font-medium hover:bg-muted/60"
+            className="w-full rounded-none px-3 py-2 text-[13px] font-medium hover:bg-muted/60 hover:text-inherit"
           >
-            <ChevronRightIcon className={cn("size-3.5 text-muted-foreground transition-transform", advanced && "rotate-90")} />
             Advanced
             <span className="font-normal text-muted-foreground">— timeouts, startup failure, enabled</span>
-          </button>
+          </ExpandButton>
           {advanced && (
             <div className="flex flex-col gap-4 border-t px-3 py-3">
               <div className="flex flex-wrap gap-4">
                 <McpText
                   label="Startup timeout (s)"
-                  error={err("startupTimeout")}
                   testId="mcp-startup-timeout"
                   type="number"
                   min={1}
                   max={600}
                   inputClassName="w-28 tabular-nums"
-                  value={draft.startupTimeout}
-                  onChange={(startupTimeout) => change({ startupTimeout })}
+                  {...form.field("startupTimeout")}
                 />
                 <McpText
                   label="Call timeout (s)"
-                  error={err("callTimeout")}
                   testId="mcp-call-timeout"
                   type="number"
                   min={1}
                   max={3600}
                   inputClassName="w-28 tabular-nums"
-                  value={draft.callTimeout}
-                  onChange={(callTimeout) => change({ callTimeout })}
+                  {...form.field("callTimeout")}
                 />
               </div>
               <Check id={`${id}-fail`} testId="mcp-fail-on-startup" checked={draft.failOnStartupError} onChange={(v) => change({ failOnStartupError: v })}>
@@ -250,14 +233,10 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
   );
 }
 
-/** A field whose errors carry `mcp-field-error`. */
-function Field(props: Omit<FormFieldProps, "errorTestId">) {
-  return <FormField errorTestId="mcp-field-error" {...props} />;
-}
-
 function McpText(props: Omit<TextFieldProps, "errorTestId">) {
   return <TextField errorTestId="mcp-field-error" {...props} />;
 }
+
 
 function Section({ label, hint, children }: { label: string; hint: string; children: ReactNode }) {
   return (

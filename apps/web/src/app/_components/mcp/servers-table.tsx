@@ -1,14 +1,13 @@
 "use client";
 import type { McpServerConfig, McpServerView } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
-import { GlobeIcon, PencilIcon, RotateCwIcon, TerminalIcon, Trash2Icon } from "lucide-react";
+import { GlobeIcon, PencilIcon, RotateCwIcon, TerminalIcon } from "lucide-react";
 import { Switch } from "radix-ui";
 import { useState } from "react";
-import {
-  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { DataRow, DataTable, ExpandButton, type Column } from "@/components/ui/data-table";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
+import { ExpandButton } from "@/components/ui/expand-button";
+import { RemoveButton } from "@/components/ui/remove-button";
 import { Tip } from "@/components/ui/tooltip";
 import { useTRPC } from "@/trpc/react";
 import { ServerDetail } from "./server-detail";
@@ -49,7 +48,6 @@ function ServerRow({ server, expanded, onToggle, onEdit }: { server: McpServerVi
   const invalidate = useInvalidateMcp();
   const { config, status } = server;
   const name = config.name;
-  const [confirm, setConfirm] = useState(false);
   const restart = useMutation(trpc.mcp.restart.mutationOptions({ onSettled: invalidate }));
   const setEnabled = useMutation(trpc.mcp.setEnabled.mutationOptions({ onSettled: invalidate }));
   const remove = useMutation(trpc.mcp.remove.mutationOptions({ onSettled: invalidate }));
@@ -116,25 +114,14 @@ function ServerRow({ server, expanded, onToggle, onEdit }: { server: McpServerVi
               <PencilIcon />
             </Button>
           </Tip>
-          <AlertDialog open={confirm} onOpenChange={setConfirm}>
-            <Tip label="Remove">
-              <Button variant="subtle" size="icon-sm" data-testid="mcp-remove" aria-label={`Remove ${name}`} disabled={busy} onClick={() => setConfirm(true)}>
-                <Trash2Icon />
-              </Button>
-            </Tip>
-            <AlertDialogContent>
-              <AlertDialogTitle>Remove {name}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                The server is stopped, its tools disappear from every session, and its settings are deleted. Export the config first if you may want it back.
-              </AlertDialogDescription>
-              <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
-                <AlertDialogAction data-testid="mcp-remove-confirm" onClick={() => remove.mutate({ name })}>
-                  Remove
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+          <RemoveButton
+            name={name}
+            title={name}
+            description="The server is stopped, its tools disappear from every session, and its settings are deleted. Export the config first if you may want it back."
+            testId="mcp-remove"
+            disabled={busy}
+            onRemove={() => remove.mutate({ name })}
+          />
         </div>
       </td>
     </DataRow>

@@ -4,7 +4,7 @@ import { XIcon } from "lucide-react";
 import { useId, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { FormField, TextField, type FormFieldProps, type TextFieldProps } from "@/components/ui/field";
-import { FieldError, Textarea } from "@/components/ui/input";
+import { FieldError } from "@/components/ui/input";
 import { hostCodeOf } from "@/lib/host-error";
 import { useSettingsForm } from "@/lib/use-settings-form";
 import { cn } from "@/lib/utils";
@@ -38,7 +38,7 @@ export function LspForm({
 }) {
   const client = useTRPCClient();
   const invalidate = useInvalidateLsp();
-  const ids = { args: useId(), ext: useId(), init: useId() };
+  const extId = useId();
   const form = useSettingsForm({
     initial,
     parse: parseDraft,
@@ -78,61 +78,57 @@ export function LspForm({
         <LspText
           label="Id"
           field="id"
-          error={err("id")}
           hint={mode === "edit" ? "The id cannot change; remove and add to rename." : "Lowercase letters, digits and '-', e.g. rust-analyzer."}
           testId="lsp-id"
           inputClassName="h-8 font-mono text-[12.5px]"
-          value={draft.id}
+          {...form.field("id")}
+          error={err("id")}
           readOnly={mode === "edit"}
           disabled={mode === "edit"}
           placeholder="rust-analyzer"
-          onChange={(id) => change({ id })}
           spellCheck={false}
           autoComplete="off"
         />
         <LspText
           label="Label"
           field="label"
-          error={err("label")}
           hint="Optional, shown in this list."
           testId="lsp-label"
           inputClassName="h-8 text-[13px]"
-          value={draft.label}
+          {...form.field("label")}
+          error={err("label")}
           placeholder="Rust"
-          onChange={(label) => change({ label })}
         />
       </div>
 
       <LspText
         label="Command"
         field="command"
-        error={err("command")}
         hint="An executable on the host's PATH or an absolute path. It must speak LSP over stdio."
         testId="lsp-command"
         inputClassName="h-8 font-mono text-[12.5px]"
-        value={draft.command}
+        {...form.field("command")}
+        error={err("command")}
         placeholder="rust-analyzer"
-        onChange={(command) => change({ command })}
         spellCheck={false}
         autoComplete="off"
       />
 
-      <Field id={ids.args} label="Arguments" field="args" error={err("args")} hint="One per line, passed as they are — no shell, no quoting.">
-        <Textarea
-          id={ids.args}
-          data-testid="lsp-args"
-          rows={Math.min(6, Math.max(2, draft.args.split("\n").length))}
-          className="resize-y font-mono text-[12.5px] leading-relaxed"
-          value={draft.args}
-          placeholder="--stdio"
-          onChange={(e) => change({ args: e.target.value })}
-          aria-invalid={err("args") ? true : undefined}
-          spellCheck={false}
-        />
-      </Field>
+      <LspText
+        label="Arguments"
+        field="args"
+        hint="One per line, passed as they are — no shell, no quoting."
+        testId="lsp-args"
+        rows={Math.min(6, Math.max(2, draft.args.split("\n").length))}
+        inputClassName="resize-y font-mono text-[12.5px] leading-relaxed"
+        placeholder="--stdio"
+        {...form.field("args")}
+        error={err("args")}
+        spellCheck={false}
+      />
 
       <Field
-        id={ids.ext}
+        id={extId}
         label="File extensions"
         field="extensions"
         error={err("extensions")}
@@ -162,7 +158,7 @@ export function LspForm({
         }
       >
         <ExtensionChips
-          id={ids.ext}
+          id={extId}
           chips={draft.extensions}
           input={draft.extensionInput}
           invalid={Boolean(err("extensions"))}
@@ -170,35 +166,27 @@ export function LspForm({
         />
       </Field>
 
-      <Field
-        id={ids.init}
+      <LspText
         label="Initialization options"
         field="initOptions"
-        error={err("initOptions")}
         hint={initState?.ok ? "Valid JSON object — sent as initializationOptions in initialize." : "Optional JSON object, sent as initializationOptions in initialize."}
-      >
-        <Textarea
-          id={ids.init}
-          data-testid="lsp-init-options"
-          rows={Math.min(10, Math.max(3, draft.initOptions.split("\n").length))}
-          className="resize-y font-mono text-[12px] leading-relaxed"
-          value={draft.initOptions}
-          placeholder={'{\n  "tsserver": { "path": "/…/typescript/lib/tsserver.js" }\n}'}
-          onChange={(e) => change({ initOptions: e.target.value })}
-          onBlur={() => {
-            // Show a JSON mistake as soon as the field is left, not only on save.
-            const r = parseInitOptions(draft.initOptions);
-            if (!r.ok) form.showErrors({ initOptions: r.message });
-          }}
-          aria-invalid={err("initOptions") ? true : undefined}
-          spellCheck={false}
-        />
-      </Field>
+        testId="lsp-init-options"
+        rows={Math.min(10, Math.max(3, draft.initOptions.split("\n").length))}
+        inputClassName="resize-y font-mono text-[12px] leading-relaxed"
+        placeholder={'{\n  "tsserver": { "path": "/…/typescript/lib/tsserver.js" }\n}'}
+        {...form.field("initOptions")}
+        error={err("initOptions")}
+        onBlur={() => {
+          // Show a JSON mistake as soon as the field is left, not only on save.
+          const r = parseInitOptions(draft.initOptions);
+          if (!r.ok) form.showErrors({ initOptions: r.message });
+        }}
+        spellCheck={false}
+      />
 
       <LspText
         label="Idle timeout (minutes)"
         field="idleMinutes"
-        error={err("idleMinutes")}
         hint="A workspace's server stops after this long without queries (default 10)."
         className="max-w-xs"
         testId="lsp-idle"
@@ -207,9 +195,9 @@ export function LspForm({
         step="any"
         min={0}
         inputClassName="h-8 tabular-nums"
-        value={draft.idleMinutes}
+        {...form.field("idleMinutes")}
+        error={err("idleMinutes")}
         placeholder="10"
-        onChange={(idleMinutes) => change({ idleMinutes })}
       />
 
       <div className="flex flex-wrap items-center gap-2 border-t pt-3.5">
@@ -242,6 +230,7 @@ function Field({ field, ...props }: Omit<FormFieldProps, "errorTestId" | "errorF
 function LspText({ field, ...props }: Omit<TextFieldProps, "errorTestId" | "errorField"> & { field: LspField }) {
   return <TextField errorTestId="lsp-form-error" errorField={field} {...props} />;
 }
+
 
 /** Extensions as removable chips; Enter, comma, space or leaving the field turns the typed text into chips. */
 function ExtensionChips({

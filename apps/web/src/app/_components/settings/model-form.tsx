@@ -5,6 +5,7 @@ import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormField, TextField } from "@/components/ui/field";
 import { FieldHint, NativeSelect } from "@/components/ui/input";
+import { useInvalidate } from "@/lib/use-invalidate";
 import { useSettingsForm } from "@/lib/use-settings-form";
 import { cn } from "@/lib/utils";
 import { useTRPC, useTRPCClient } from "@/trpc/react";
@@ -17,6 +18,7 @@ export function ModelForm({ status }: { status: ModelStatus }) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const providerId = useId();
   const modelInput = useRef<HTMLInputElement>(null);
   const [presetNote, setPresetNote] = useState<string | null>(null);
@@ -26,8 +28,7 @@ export function ModelForm({ status }: { status: ModelStatus }) {
     save: (value) => client.settings.setModel.mutate(value),
     onSaved: (next) => {
       queryClient.setQueryData(trpc.settings.model.queryKey(), next);
-      void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
+      invalidate(trpc.capabilities.list.queryKey(), trpc.tools.list.queryKey());
     },
   });
   const { draft, update, errors } = form;
@@ -76,28 +77,23 @@ export function ModelForm({ status }: { status: ModelStatus }) {
       <div className={cn("flex flex-col gap-5", none && "opacity-60")}>
         <TextField
           label="Base URL"
-          error={errors.baseURL}
           testId="model-base-url"
           inputClassName="font-mono text-[13px]"
           placeholder="https://api.deepseek.com/v1"
-          value={draft.baseURL}
-          onChange={(baseURL) => update({ baseURL })}
+          {...form.field("baseURL")}
           spellCheck={false}
         />
         <TextField
           ref={modelInput}
           label="Model id"
-          error={errors.model}
           testId="model-id"
           inputClassName="max-w-sm font-mono text-[13px]"
           placeholder="e.g. deepseek-chat, gpt-4.1-mini, qwen2.5-coder"
-          value={draft.model}
-          onChange={(model) => update({ model })}
+          {...form.field("model")}
           spellCheck={false}
         />
         <TextField
           label="API key environment variable"
-          error={errors.apiKeyEnv}
           hint={
             <>
               The <em>name</em> of a variable, never the key. Seam reads the key from the host&apos;s environment or from{" "}
@@ -108,8 +104,7 @@ export function ModelForm({ status }: { status: ModelStatus }) {
           testId="model-key-env"
           inputClassName="max-w-sm font-mono text-[13px]"
           placeholder="DEEPSEEK_API_KEY"
-          value={draft.apiKeyEnv}
-          onChange={(apiKeyEnv) => update({ apiKeyEnv })}
+          {...form.field("apiKeyEnv")}
           spellCheck={false}
           autoComplete="off"
         />
@@ -118,15 +113,13 @@ export function ModelForm({ status }: { status: ModelStatus }) {
 
       <TextField
         label="Max steps per turn"
-        error={errors.maxSteps}
         hint="Model calls in one turn before Seam stops it (1–200)."
         testId="model-max-steps"
         type="number"
         min={1}
         max={200}
         inputClassName="w-28 tabular-nums"
-        value={draft.maxSteps}
-        onChange={(maxSteps) => update({ maxSteps })}
+        {...form.field("maxSteps")}
       />
 
       <SaveBar

@@ -6,6 +6,7 @@ import { useId, type ReactNode } from "react";
 import { TextField, type TextFieldProps } from "@/components/ui/field";
 import { FieldHint, NativeSelect } from "@/components/ui/input";
 import { hostCodeOf } from "@/lib/host-error";
+import { useInvalidate } from "@/lib/use-invalidate";
 import { useSettingsForm } from "@/lib/use-settings-form";
 import { useTRPC, useTRPCClient } from "@/trpc/react";
 import { SaveBar } from "./save-bar";
@@ -54,15 +55,14 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const form = useSettingsForm({
     initial: () => draftFrom(settings),
     parse: parseDraft,
     save: (value) => client.web.setSettings.mutate(value),
     onSaved: (next) => {
       queryClient.setQueryData(trpc.web.settings.queryKey(), next);
-      void queryClient.invalidateQueries({ queryKey: trpc.web.health.queryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
+      invalidate(trpc.web.health.queryKey(), trpc.capabilities.list.queryKey(), trpc.tools.list.queryKey());
       return draftFrom(next);
     },
   });
@@ -110,9 +110,9 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
         </Sub>
         <Sub title="Limits">
           <div className="grid gap-3 sm:grid-cols-3">
-            <NumberField label="Queries per call" testId="web-search-max-queries" value={draft.searchMaxQueries} onChange={(searchMaxQueries) => update({ searchMaxQueries })} error={shown.searchMaxQueries} hint="1–10 (default 4)" />
-            <NumberField label="Sources per call" testId="web-search-max-results" value={draft.searchMaxResults} onChange={(searchMaxResults) => update({ searchMaxResults })} error={shown.searchMaxResults} hint="1–50, merged across queries (default 8)" />
-            <NumberField label="Timeout (seconds)" testId="web-search-timeout" value={draft.searchTimeoutS} onChange={(searchTimeoutS) => update({ searchTimeoutS })} error={shown.searchTimeoutS} hint="1–600 (default 30)" step="any" />
+            <NumberField label="Queries per call" testId="web-search-max-queries" {...form.field("searchMaxQueries")} hint="1–10 (default 4)" />
+            <NumberField label="Sources per call" testId="web-search-max-results" {...form.field("searchMaxResults")} hint="1–50, merged across queries (default 8)" />
+            <NumberField label="Timeout (seconds)" testId="web-search-timeout" {...form.field("searchTimeoutS")} hint="1–600 (default 30)" step="any" />
           </div>
         </Sub>
       </KindBlock>
@@ -129,14 +129,12 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
       >
         <Sub title="Limits">
           <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.6fr)]">
-            <NumberField label="Characters shown" testId="web-fetch-max-chars" value={draft.fetchMaxChars} onChange={(fetchMaxChars) => update({ fetchMaxChars })} error={shown.fetchMaxChars} hint="1,000–1,000,000 (default 200,000)" />
-            <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" value={draft.fetchTimeoutS} onChange={(fetchTimeoutS) => update({ fetchTimeoutS })} error={shown.fetchTimeoutS} hint="1–600 (default 30)" step="any" />
+            <NumberField label="Characters shown" testId="web-fetch-max-chars" {...form.field("fetchMaxChars")} hint="1,000–1,000,000 (default 200,000)" />
+            <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" {...form.field("fetchTimeoutS")} hint="1–600 (default 30)" step="any" />
             <TextField
               label="Probe URL"
               testId="web-fetch-probe-url"
-              value={draft.fetchProbeUrl}
-              onChange={(fetchProbeUrl) => update({ fetchProbeUrl })}
-              error={shown.fetchProbeUrl}
+              {...form.field("fetchProbeUrl")}
               errorTestId="web-field-error"
               hint="What the fetch probe requests, through the guard."
               placeholder="https://example.com/"
