@@ -20,11 +20,12 @@ function Fruits({ fruits, initiallyOpen = null }: { fruits: Fruit[]; initiallyOp
   const [open, setOpen] = useState<string | null>(initiallyOpen);
   return (
     <DataTable
-      testId="fruits"
-      columns={COLUMNS}
       rows={fruits}
-      rowKey={(f) => f.name}
+      columns={COLUMNS}
       empty="No fruit yet."
+      testId="fruits"
+      detail={(f) => open === f.name && <p data-testid="fruit-detail">{f.name} has {f.count}</p>}
+      rowKey={(f) => f.name}
       row={(f) => (
         <DataRow data-testid="fruit-row" data-name={f.name} open={open === f.name}>
           <td>
@@ -36,7 +37,6 @@ function Fruits({ fruits, initiallyOpen = null }: { fruits: Fruit[]; initiallyOp
           <td />
         </DataRow>
       )}
-      detail={(f) => open === f.name && <p data-testid="fruit-detail">{f.name} has {f.count}</p>}
     />
   );
 }

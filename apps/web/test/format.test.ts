@@ -4,18 +4,12 @@ import { formatBytes, formatPublished } from "@/lib/format";
 import { elapsedSince, formatDuration, relativeTime } from "@/lib/time";
 
 describe("formatDuration", () => {
-  it("uses ms below a second, one decimal below ten seconds, then minutes", () => {
-    expect(formatDuration(0)).toBe("0 ms");
-    expect(formatDuration(840.4)).toBe("840 ms");
-    expect(formatDuration(3_240)).toBe("3.2 s");
-    expect(formatDuration(42_600)).toBe("43 s");
-    expect(formatDuration(64_000)).toBe("1 min 4 s");
-    expect(formatDuration(120_000)).toBe("2 min");
-  });
-  it("shows a dash for nonsense", () => {
-    expect(formatDuration(-1)).toBe("–");
-    expect(formatDuration(Number.NaN)).toBe("–");
-    expect(formatDuration(Number.POSITIVE_INFINITY)).toBe("–");
+  // ms below a second, one decimal below ten seconds, whole seconds below a minute, then minutes; a dash for nonsense.
+  it.each([
+    [0, "0 ms"], [840.4, "840 ms"], [3_240, "3.2 s"], [42_600, "43 s"], [64_000, "1 min 4 s"], [120_000, "2 min"],
+    [-1, "–"], [Number.NaN, "–"], [Number.POSITIVE_INFINITY, "–"],
+  ])("%d ms reads %s", (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
   });
 });
 
@@ -50,11 +44,8 @@ describe("elapsedSince", () => {
 });
 
 describe("formatBytes", () => {
-  it("shows bytes below a KiB and KB with one decimal above", () => {
-    expect(formatBytes(0)).toBe("0 B");
-    expect(formatBytes(1023.4)).toBe("1023 B");
-    expect(formatBytes(1024)).toBe("1.0 KB");
-    expect(formatBytes(3_500)).toBe("3.4 KB");
+  it.each([[0, "0 B"], [1023.4, "1023 B"], [1024, "1.0 KB"], [3_500, "3.4 KB"]])("%d bytes read %s", (n, text) => {
+    expect(formatBytes(n)).toBe(text);
   });
 });
 

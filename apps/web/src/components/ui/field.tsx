@@ -48,12 +48,22 @@ export type TextFieldProps = Omit<FormFieldProps, "id" | "children"> &
     inputClassName?: string;
     /** Makes it a Textarea of this many rows. */
     rows?: number;
+    /** For identifiers, commands, paths and URLs: monospace, no spell check, no autofill. */
+    code?: boolean;
   };
 
 /** A FormField around one Input (or Textarea, given `rows`), marked invalid while it has an error. */
-export function TextField({ label, optional, hint, error, errorTestId, errorField, extra, className, testId, value, onChange, inputClassName, rows, ...rest }: TextFieldProps) {
+export function TextField({ label, optional, hint, error, errorTestId, errorField, extra, className, testId, value, onChange, inputClassName, rows, code, ...rest }: TextFieldProps) {
   const id = useId();
-  const control = { ...rest, id, "data-testid": testId, className: inputClassName, value, "aria-invalid": error ? true : undefined };
+  const control = {
+    ...(code ? { spellCheck: false, autoComplete: "off" } : {}),
+    ...rest,
+    id,
+    "data-testid": testId,
+    className: cn(code && "font-mono", inputClassName),
+    value,
+    "aria-invalid": error ? true : undefined,
+  };
   return (
     <FormField {...{ id, label, optional, hint, error, errorTestId, errorField, extra, className }}>
       {rows === undefined ? (

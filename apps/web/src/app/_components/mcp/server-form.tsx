@@ -79,13 +79,12 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
           label="Name"
           hint="Tools appear as mcp__<name>__<tool>. Letters, digits, '-' and '_'."
           testId="mcp-name"
-          inputClassName="max-w-xs font-mono text-[13px]"
+          inputClassName="max-w-xs text-[13px]"
           placeholder="everything"
           {...form.field("name")}
           error={nameError}
           autoFocus={!editing}
-          spellCheck={false}
-          autoComplete="off"
+          code
         />
 
         <div className="flex flex-col gap-1.5">
@@ -105,61 +104,57 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
         {draft.transport === "stdio" ? (
           <>
             <McpText
+              code
               label="Command"
               hint="The program to start, e.g. npx, uvx, or an absolute path."
               testId="mcp-command"
-              inputClassName="font-mono text-[13px]"
+              inputClassName="text-[13px]"
               placeholder="npx"
               {...form.field("command")}
-              spellCheck={false}
-              autoComplete="off"
             />
             <McpText
+              code
               label="Arguments"
               hint="One per line, passed as they are (no shell)."
               testId="mcp-args"
               rows={3}
-              inputClassName="resize-y font-mono text-[13px]"
+              inputClassName="resize-y text-[13px]"
               placeholder={"-y\n@modelcontextprotocol/server-everything"}
               {...form.field("args")}
-              spellCheck={false}
             />
             <Section label="Environment" hint="Added to a sanitized copy of the host environment (variables that look like credentials are removed from it).">
               <KvRows field="env" rows={draft.env} onChange={(env) => change({ env })} errors={errors} showErrors={form.validating} keyPlaceholder="NAME" />
             </Section>
             <McpText
+              code
               label="Working directory"
               optional
               testId="mcp-cwd"
-              inputClassName="font-mono text-[13px]"
+              inputClassName="text-[13px]"
               placeholder="/home/you/servers"
               {...form.field("cwd")}
-              spellCheck={false}
-              autoComplete="off"
             />
           </>
         ) : (
           <>
             <McpText
+              code
               label="URL"
               hint="The server's Streamable HTTP endpoint. SSE-only servers are not supported."
               testId="mcp-url"
-              inputClassName="font-mono text-[13px]"
+              inputClassName="text-[13px]"
               placeholder="http://127.0.0.1:3001/mcp"
               {...form.field("url")}
-              spellCheck={false}
-              autoComplete="off"
             />
             <McpText
               label="Bearer token environment variable"
               optional
               hint={<>The <em>name</em> of a host variable; Seam sends its value as <code className="font-mono">Authorization: Bearer …</code>.</>}
               testId="mcp-bearer-env"
-              inputClassName="max-w-xs font-mono text-[13px]"
+              inputClassName="max-w-xs text-[13px]"
               placeholder="GITHUB_TOKEN"
               {...form.field("bearerTokenEnv")}
-              spellCheck={false}
-              autoComplete="off"
+              code
             />
             <Section label="Headers" hint="Secret headers must come from environment variables.">
               <KvRows field="headers" rows={draft.headers} onChange={(headers) => change({ headers })} errors={errors} showErrors={form.validating} keyPlaceholder="X-Header" />

@@ -76,18 +76,17 @@ export function LspForm({
 
       <div className="grid gap-3 sm:grid-cols-2">
         <LspText
+          code
           label="Id"
           field="id"
           hint={mode === "edit" ? "The id cannot change; remove and add to rename." : "Lowercase letters, digits and '-', e.g. rust-analyzer."}
           testId="lsp-id"
-          inputClassName="h-8 font-mono text-[12.5px]"
+          inputClassName="h-8 text-[12.5px]"
           {...form.field("id")}
           error={err("id")}
           readOnly={mode === "edit"}
           disabled={mode === "edit"}
           placeholder="rust-analyzer"
-          spellCheck={false}
-          autoComplete="off"
         />
         <LspText
           label="Label"
@@ -102,29 +101,28 @@ export function LspForm({
       </div>
 
       <LspText
+        code
         label="Command"
         field="command"
         hint="An executable on the host's PATH or an absolute path. It must speak LSP over stdio."
         testId="lsp-command"
-        inputClassName="h-8 font-mono text-[12.5px]"
+        inputClassName="h-8 text-[12.5px]"
         {...form.field("command")}
         error={err("command")}
         placeholder="rust-analyzer"
-        spellCheck={false}
-        autoComplete="off"
       />
 
       <LspText
+        code
         label="Arguments"
         field="args"
         hint="One per line, passed as they are — no shell, no quoting."
         testId="lsp-args"
         rows={Math.min(6, Math.max(2, draft.args.split("\n").length))}
-        inputClassName="resize-y font-mono text-[12.5px] leading-relaxed"
+        inputClassName="resize-y text-[12.5px] leading-relaxed"
         placeholder="--stdio"
         {...form.field("args")}
         error={err("args")}
-        spellCheck={false}
       />
 
       <Field
@@ -167,12 +165,13 @@ export function LspForm({
       </Field>
 
       <LspText
+        code
         label="Initialization options"
         field="initOptions"
         hint={initState?.ok ? "Valid JSON object — sent as initializationOptions in initialize." : "Optional JSON object, sent as initializationOptions in initialize."}
         testId="lsp-init-options"
         rows={Math.min(10, Math.max(3, draft.initOptions.split("\n").length))}
-        inputClassName="resize-y font-mono text-[12px] leading-relaxed"
+        inputClassName="resize-y text-[12px] leading-relaxed"
         placeholder={'{\n  "tsserver": { "path": "/…/typescript/lib/tsserver.js" }\n}'}
         {...form.field("initOptions")}
         error={err("initOptions")}
@@ -181,7 +180,6 @@ export function LspForm({
           const r = parseInitOptions(draft.initOptions);
           if (!r.ok) form.showErrors({ initOptions: r.message });
         }}
-        spellCheck={false}
       />
 
       <LspText

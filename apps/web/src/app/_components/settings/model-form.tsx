@@ -76,21 +76,21 @@ export function ModelForm({ status }: { status: ModelStatus }) {
 
       <div className={cn("flex flex-col gap-5", none && "opacity-60")}>
         <TextField
+          code
           label="Base URL"
           testId="model-base-url"
-          inputClassName="font-mono text-[13px]"
+          inputClassName="text-[13px]"
           placeholder="https://api.deepseek.com/v1"
           {...form.field("baseURL")}
-          spellCheck={false}
         />
         <TextField
+          code
           ref={modelInput}
           label="Model id"
           testId="model-id"
-          inputClassName="max-w-sm font-mono text-[13px]"
+          inputClassName="max-w-sm text-[13px]"
           placeholder="e.g. deepseek-chat, gpt-4.1-mini, qwen2.5-coder"
           {...form.field("model")}
-          spellCheck={false}
         />
         <TextField
           label="API key environment variable"
@@ -102,11 +102,10 @@ export function ModelForm({ status }: { status: ModelStatus }) {
             </>
           }
           testId="model-key-env"
-          inputClassName="max-w-sm font-mono text-[13px]"
+          inputClassName="max-w-sm text-[13px]"
           placeholder="DEEPSEEK_API_KEY"
           {...form.field("apiKeyEnv")}
-          spellCheck={false}
-          autoComplete="off"
+          code
         />
         <KeyStatus status={status} />
       </div>

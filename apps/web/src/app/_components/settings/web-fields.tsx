@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { FormField, TextField, type FormFieldProps, type TextFieldProps } from "@/components/ui/field";
 import { FieldError, FieldHint, Input } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
-import { allowlistProblem, allowRow, PROVIDER_DEFAULTS, type AllowRow, type ProviderDraft, type WebDraftErrors } from "./web-draft";
+import { allowlistProblem, allowRow, PROVIDER_DEFAULTS, type AllowRow, type ProviderDefaults, type ProviderDraft, type WebDraftErrors } from "./web-draft";
 
 /** A field of the web form; its errors carry `web-field-error`. */
 export function WebField(props: Omit<FormFieldProps, "errorTestId">) {
@@ -16,7 +16,7 @@ export function WebField(props: Omit<FormFieldProps, "errorTestId">) {
 
 /** A monospace text input of the web form. */
 function WebText(props: Omit<TextFieldProps, "errorTestId" | "inputClassName">) {
-  return <TextField errorTestId="web-field-error" inputClassName="h-8 font-mono text-[12.5px]" spellCheck={false} {...props} />;
+  return <TextField code errorTestId="web-field-error" inputClassName="h-8 text-[12.5px]" {...props} />;
 }
 
 /** A tool's on/off switch; the tool is registered by this, never by provider health (WEB-7). */
@@ -36,6 +36,13 @@ export function ToolSwitch({ testId, tool, checked, onChange }: { testId: string
     </label>
   );
 }
+
+/** A provider's option fields, in the order shown; the placeholder is the host's default. */
+const OPTION_FIELDS: { key: keyof ProviderDraft; label: string; testId: string; placeholder: (d: ProviderDefaults) => string }[] = [
+  { key: "baseURL", label: "Base URL", testId: "web-provider-base-url", placeholder: (d) => d.baseURL ?? "https://…" },
+  { key: "apiKeyEnv", label: "API key variable", testId: "web-provider-key-env", placeholder: (d) => d.keyEnv ?? "PROVIDER_API_KEY" },
+  { key: "model", label: "Model", testId: "web-provider-model", placeholder: (d) => d.model ?? "model id" },
+];
 
 /** Base URL, key variable and (for model-backed providers) model id of one search provider. */
 export function ProviderOptionsFields({
@@ -62,36 +69,18 @@ export function ProviderOptionsFields({
         {!health && <span className="text-[11.5px] text-warning">not registered in this host</span>}
       </div>
       <div className={cn("grid gap-2.5", hasModel ? "sm:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)]" : "sm:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)]")}>
-        <WebText
-          label="Base URL"
-          error={err("baseURL")}
-          testId="web-provider-base-url"
-          data-id={id}
-          placeholder={defaults.baseURL ?? "https://…"}
-          value={value.baseURL}
-          onChange={(baseURL) => onChange({ baseURL })}
-        />
-        <WebText
-          label="API key variable"
-          error={err("apiKeyEnv")}
-          testId="web-provider-key-env"
-          data-id={id}
-          placeholder={defaults.keyEnv ?? "PROVIDER_API_KEY"}
-          value={value.apiKeyEnv}
-          onChange={(apiKeyEnv) => onChange({ apiKeyEnv })}
-          autoComplete="off"
-        />
-        {hasModel && (
+        {OPTION_FIELDS.filter((f) => f.key !== "model" || hasModel).map((f) => (
           <WebText
-            label="Model"
-            error={err("model")}
-            testId="web-provider-model"
+            key={f.key}
+            label={f.label}
+            error={err(f.key)}
+            testId={f.testId}
             data-id={id}
-            placeholder={defaults.model ?? "model id"}
-            value={value.model}
-            onChange={(model) => onChange({ model })}
+            placeholder={f.placeholder(defaults)}
+            value={value[f.key]}
+            onChange={(text) => onChange({ [f.key]: text })}
           />
-        )}
+        ))}
       </div>
     </div>
   );

@@ -7,10 +7,11 @@ import { TextField, type TextFieldProps } from "@/components/ui/field";
 import { FieldHint, NativeSelect } from "@/components/ui/input";
 import { hostCodeOf } from "@/lib/host-error";
 import { useInvalidate } from "@/lib/use-invalidate";
-import { useSettingsForm } from "@/lib/use-settings-form";
+import { useSettingsForm, type SettingsForm } from "@/lib/use-settings-form";
 import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { QueryNotice, SectionCard, StatusPill } from "../shell/section-card";
 import { SaveBar } from "./save-bar";
-import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft } from "./web-draft";
+import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft, type WebDraft, type WebDraftErrors } from "./web-draft";
 import { AllowlistEditor, ProviderOptionsFields, ToolSwitch, WebField } from "./web-fields";
 import { WebHealthTable } from "./web-health";
 import { WebSelectionNote } from "./web-selection";
@@ -23,31 +24,26 @@ export function WebSection() {
   const health = useQuery({ ...trpc.web.health.queryOptions(), refetchInterval: 5_000 });
   const ready = health.data && health.data.search.selection.ok && health.data.fetch.selection.ok;
   return (
-    <section id="web" data-testid="web-section" aria-labelledby="web-heading" className="mt-6 scroll-mt-6 rounded-xl border bg-card">
-      <div className="flex items-start justify-between gap-4 border-b px-5 py-4">
-        <div>
-          <h2 id="web-heading" className="text-[15px] font-semibold">
-            Web
-          </h2>
-          <p className="mt-0.5 text-[13px] text-muted-foreground">
-            Which provider answers <span className="font-mono text-[12.5px]">web_search</span> and <span className="font-mono text-[12.5px]">web_fetch</span>,
-            whether it works right now, and what web_fetch may reach.
-          </p>
-        </div>
-        {health.data &&
-          (ready ? (
-            <span className="shrink-0 rounded-full bg-success-soft px-2.5 py-1 text-xs font-medium text-success">Ready</span>
-          ) : (
-            <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-1 text-xs font-medium text-warning">Needs attention</span>
-          ))}
-      </div>
+    <SectionCard
+      id="web"
+      data-testid="web-section"
+      className="mt-6 scroll-mt-6"
+      headingId="web-heading"
+      title="Web"
+      description={
+        <>
+          Which provider answers <span className="font-mono text-[12.5px]">web_search</span> and <span className="font-mono text-[12.5px]">web_fetch</span>,
+          whether it works right now, and what web_fetch may reach.
+        </>
+      }
+      status={health.data && (ready ? <StatusPill tone="success">Ready</StatusPill> : <StatusPill tone="warning">Needs attention</StatusPill>)}
+    >
       <div className="px-5 py-5">
-        {settings.isPending && <p className="text-[13px] text-muted-foreground">Loading…</p>}
-        {settings.isError && <p className="text-[13px] text-destructive">Could not load the web settings: {settings.error.message}</p>}
+        <QueryNotice query={settings} what="the web settings" />
         {health.isError && <p className="mb-3 text-[13px] text-destructive">Could not load provider health: {health.error.message}</p>}
         {settings.data && <WebForm settings={settings.data} health={health.data} />}
       </div>
-    </section>
+    </SectionCard>
   );
 }
 
@@ -76,7 +72,7 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
   const conflictKind = (kind: WebKind): string | undefined => {
     if (hostCode !== "provider_setting_conflict" || !health) return undefined;
     const h = health[kind];
-    const wanted = kind === "search" ? draft.searchProvider : draft.fetchProvider;
+    const wanted = draft[KIND_KEYS[kind].provider];
     return h.lockedByEnv && wanted !== (h.configuredId ?? "") ? (serverError ?? undefined) : undefined;
   };
   const clientErrors = Object.keys(shown);
@@ -84,16 +80,7 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
 
   return (
     <form onSubmit={form.submit} noValidate className="flex flex-col gap-6" data-testid="web-form">
-      <KindBlock
-        kind="search"
-        health={health?.search}
-        enabled={draft.searchEnabled}
-        onEnabled={(searchEnabled) => update({ searchEnabled })}
-        provider={draft.searchProvider}
-        savedProvider={settings.searchProvider ?? ""}
-        onProvider={(searchProvider) => update({ searchProvider })}
-        conflict={conflictKind("search")}
-      >
+      <KindBlock kind="search" form={form} saved={settings} health={health?.search} conflict={conflictKind("search")}>
         <Sub title="Provider settings" hint="Keys never go here — only the name of the variable that holds one, read from the host's environment or $SEAM_HOME/secrets.json (mode 0600). Empty fields use the defaults shown.">
           <div className="flex flex-col gap-2">
             {optionIds.map((id) => (
@@ -117,29 +104,20 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
         </Sub>
       </KindBlock>
 
-      <KindBlock
-        kind="fetch"
-        health={health?.fetch}
-        enabled={draft.fetchEnabled}
-        onEnabled={(fetchEnabled) => update({ fetchEnabled })}
-        provider={draft.fetchProvider}
-        savedProvider={settings.fetchProvider ?? ""}
-        onProvider={(fetchProvider) => update({ fetchProvider })}
-        conflict={conflictKind("fetch")}
-      >
+      <KindBlock kind="fetch" form={form} saved={settings} health={health?.fetch} conflict={conflictKind("fetch")}>
         <Sub title="Limits">
           <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.6fr)]">
             <NumberField label="Characters shown" testId="web-fetch-max-chars" {...form.field("fetchMaxChars")} hint="1,000–1,000,000 (default 200,000)" />
             <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" {...form.field("fetchTimeoutS")} hint="1–600 (default 30)" step="any" />
             <TextField
+              code
               label="Probe URL"
               testId="web-fetch-probe-url"
               {...form.field("fetchProbeUrl")}
               errorTestId="web-field-error"
               hint="What the fetch probe requests, through the guard."
               placeholder="https://example.com/"
-              inputClassName="h-8 font-mono text-[12.5px]"
-              spellCheck={false}
+              inputClassName="h-8 text-[12.5px]"
             />
           </div>
         </Sub>
@@ -171,27 +149,33 @@ const KIND_TEXT: Record<WebKind, { title: string; tool: string; blurb: string }>
   fetch: { title: "Fetch", tool: "web_fetch", blurb: "Reads one page for web_fetch, behind the SSRF guard." },
 };
 
+/** The draft's fields for each kind. */
+const KIND_KEYS = {
+  search: { enabled: "searchEnabled", provider: "searchProvider" },
+  fetch: { enabled: "fetchEnabled", provider: "fetchProvider" },
+} as const satisfies Record<WebKind, { enabled: keyof WebDraft; provider: keyof WebDraft & keyof WebSettings }>;
+
 function KindBlock({
   kind,
+  form,
+  saved,
   health,
-  enabled,
-  onEnabled,
-  provider,
-  savedProvider,
-  onProvider,
   conflict,
   children,
 }: {
   kind: WebKind;
+  form: SettingsForm<WebDraft, WebDraftErrors>;
+  saved: WebSettings;
   health: WebKindHealth | undefined;
-  enabled: boolean;
-  onEnabled: (on: boolean) => void;
-  provider: string;
-  savedProvider: string;
-  onProvider: (id: string) => void;
   conflict?: string;
   children: ReactNode;
 }) {
+  const keys = KIND_KEYS[kind];
+  const enabled = form.draft[keys.enabled];
+  const onEnabled = (on: boolean) => form.update({ [keys.enabled]: on });
+  const provider = form.draft[keys.provider];
+  const savedProvider = saved[keys.provider] ?? "";
+  const onProvider = (id: string) => form.update({ [keys.provider]: id });
   const selectId = useId();
   const text = KIND_TEXT[kind];
   const locked = health?.lockedByEnv === true;
