@@ -1,6 +1,6 @@
 import type { MessageItem, SessionDetail, SessionInfo, ToolCallItem, TurnInfo } from "@seam/shared";
 import { describe, expect, it } from "vitest";
-import { appendUnseen, buildRows, emptyTimeline, newerItem, timelineReducer, type TimelineState } from "@/app/_components/chat/timeline-state";
+import { appendUnseen, buildRows, emptyTimeline, newerItem, runningTurn, timelineReducer, type TimelineState } from "@/app/_components/chat/timeline-state";
 
 const session: SessionInfo = { id: "s1", title: "T", workspace: "/w", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", running: true };
 
@@ -74,5 +74,39 @@ describe("buildRows", () => {
       deltas: new Map(),
     });
     expect(buildRows(s).map((r) => r.key)).toEqual(["m1", "c1", "turn:t1", "m2"]);
+  });
+});
+
+describe("buildRows placement and order", () => {
+  it("orders items by seq, whatever order they arrived in", () => {
+    let s = timelineReducer(emptyTimeline, { type: "event", event: { type: "item", item: msg("m2", 2, "b", "complete") } });
+    s = timelineReducer(s, { type: "event", event: { type: "item", item: msg("m1", 1, "a", "complete") } });
+    expect(buildRows(s).map((r) => r.key)).toEqual(["m1", "m2"]);
+  });
+
+  it("places a failed turn without items by time, and leaves completed turns out", () => {
+    const failed = { ...turn("t9", "failed", "The model refused."), startedAt: "2026-01-01T00:00:01Z", endedAt: "2026-01-01T00:00:01Z" };
+    const s = timelineReducer(emptyTimeline, {
+      type: "snapshot",
+      detail: detail([msg("m1", 1, "a", "complete", "t1"), msg("m2", 3, "b", "complete", "t2")], [turn("t1", "completed"), failed, turn("t2", "completed")]),
+      deltas: new Map(),
+    });
+    const rows = buildRows(s);
+    expect(rows.map((r) => r.key)).toEqual(["m1", "turn:t9", "m2"]);
+    expect(rows[1]).toMatchObject({ kind: "turn", turn: { status: "failed", reason: "The model refused." } });
+  });
+
+  it("puts a turn that ended before every item first", () => {
+    const early = { ...turn("t0", "interrupted"), startedAt: "2025-12-31T00:00:00Z", endedAt: "2025-12-31T00:00:01Z" };
+    const s = timelineReducer(emptyTimeline, { type: "snapshot", detail: detail([msg("m1", 1, "a", "complete")], [early]), deltas: new Map() });
+    expect(buildRows(s).map((r) => r.key)).toEqual(["turn:t0", "m1"]);
+  });
+});
+
+describe("runningTurn", () => {
+  it("finds the running turn, if any", () => {
+    const s = timelineReducer(emptyTimeline, { type: "snapshot", detail: detail([], [turn("t1", "completed"), turn("t2", "running")]), deltas: new Map() });
+    expect(runningTurn(s)?.id).toBe("t2");
+    expect(runningTurn(emptyTimeline)).toBeUndefined();
   });
 });

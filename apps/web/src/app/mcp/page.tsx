@@ -1,20 +1,7 @@
-import type { Metadata } from "next";
-import { PageHeader } from "../_components/shell/page-header";
 import { McpView } from "../_components/mcp/mcp-view";
+import { definePage } from "../_components/shell/page-header";
 
-export const metadata: Metadata = { title: "MCP servers" };
+const page = definePage(McpView, { wide: true, title: "MCP servers", description: "Servers whose tools the agent can call. Seam keeps them connected, reconnects after a crash, and never stores secrets: they are read from the host environment." });
 
-export default function McpPage() {
-  return (
-    <div className="scroll-thin flex-1 overflow-y-auto">
-      <PageHeader
-        wide
-        title="MCP servers"
-        description="Servers whose tools the agent can call. Seam keeps them connected, reconnects after a crash, and never stores secrets: they are read from the host environment."
-      />
-      <div className="mx-auto w-full max-w-5xl px-6 pb-12">
-        <McpView />
-      </div>
-    </div>
-  );
-}
+export const metadata = page.metadata;
+export default page.Page;

@@ -1,20 +1,7 @@
-import type { Metadata } from "next";
-import { PageHeader } from "../_components/shell/page-header";
 import { SkillsView } from "../_components/skills/skills-view";
+import { definePage } from "../_components/shell/page-header";
 
-export const metadata: Metadata = { title: "Skills" };
+const page = definePage(SkillsView, { wide: true, title: "Skills", description: "Trusted instructions the agent loads when a task matches. The model sees only names and descriptions until it picks one; you can run a skill yourself with /name in the composer." });
 
-export default function SkillsPage() {
-  return (
-    <div className="scroll-thin flex-1 overflow-y-auto">
-      <PageHeader
-        wide
-        title="Skills"
-        description="Trusted instructions the agent loads when a task matches. The model sees only names and descriptions until it picks one; you can run a skill yourself with /name in the composer."
-      />
-      <div className="mx-auto w-full max-w-5xl px-6 pb-12">
-        <SkillsView />
-      </div>
-    </div>
-  );
-}
+export const metadata = page.metadata;
+export default page.Page;

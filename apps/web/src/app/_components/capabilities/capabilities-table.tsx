@@ -2,6 +2,8 @@
 import type { CapabilityRow } from "@seam/shared";
 import { useQuery } from "@tanstack/react-query";
 import { CheckIcon, MinusIcon, XIcon } from "lucide-react";
+import { CodeChips } from "@/components/ui/badge";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
 import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
 
@@ -12,6 +14,13 @@ const FLAGS = [
   { key: "ready", label: "Ready now" },
 ] as const satisfies readonly { key: keyof CapabilityRow; label: string }[];
 
+const COLUMNS: Column[] = [
+  { header: "Capability" },
+  ...FLAGS.map((f) => ({ header: f.label, className: "px-2 text-center whitespace-nowrap" })),
+  { header: "Note" },
+  { header: "Tools" },
+];
+
 export function CapabilitiesTable() {
   const trpc = useTRPC();
   const caps = useQuery({ ...trpc.capabilities.list.queryOptions(), refetchInterval: 10_000 });
@@ -20,60 +29,36 @@ export function CapabilitiesTable() {
   if (caps.isError) return <p className="text-[13px] text-destructive">Could not load capabilities: {caps.error.message}</p>;
 
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card">
-      <table data-testid="capabilities-table" className="w-full border-collapse text-[13px]">
-        <thead>
-          <tr className="border-b bg-muted/50 text-left text-[12px] text-muted-foreground">
-            <th className="px-3 py-2 font-medium">Capability</th>
-            {FLAGS.map((f) => (
-              <th key={f.key} className="px-2 py-2 text-center font-medium whitespace-nowrap">
-                {f.label}
-              </th>
-            ))}
-            <th className="px-3 py-2 font-medium">Note</th>
-            <th className="px-3 py-2 font-medium">Tools</th>
-          </tr>
-        </thead>
-        <tbody>
-          {caps.data.length === 0 && (
-            <tr>
-              <td colSpan={7} className="px-3 py-6 text-center text-muted-foreground">
-                The host reports no capabilities.
-              </td>
-            </tr>
-          )}
-          {caps.data.map((c) => (
-            <tr key={c.id} data-testid="capability-row" data-capability={c.id} className="border-b align-top last:border-b-0">
-              <td className="px-3 py-2.5">
-                <div className="font-medium">{c.title}</div>
-                <div className="font-mono text-[11.5px] text-muted-foreground">{c.id}</div>
-              </td>
-              {FLAGS.map((f) => (
-                <td key={f.key} className="px-2 py-2.5 text-center">
-                  <Flag on={c[f.key]} label={f.label} planned={!c.codePresent} />
-                </td>
-              ))}
-              <td className={cn("max-w-72 px-3 py-2.5 leading-relaxed", c.note ? "text-foreground/85" : "text-muted-foreground")}>
-                {c.note ?? "—"}
-              </td>
-              <td className="px-3 py-2.5">
-                {c.tools.length === 0 ? (
-                  <MinusIcon className="size-3.5 text-muted-foreground" aria-label="no tools" />
-                ) : (
-                  <div className="flex max-w-72 flex-wrap gap-1">
-                    {c.tools.map((t) => (
-                      <span key={t} className="rounded-md bg-muted px-1.5 py-0.5 font-mono text-[11.5px]">
-                        {t}
-                      </span>
-                    ))}
-                  </div>
-                )}
-              </td>
-            </tr>
+    <DataTable
+      testId="capabilities-table"
+      columns={COLUMNS}
+      rows={caps.data}
+      rowKey={(c) => c.id}
+      empty="The host reports no capabilities."
+      row={(c) => (
+        <DataRow data-testid="capability-row" data-capability={c.id}>
+          <td className="px-3 py-2.5">
+            <div className="font-medium">{c.title}</div>
+            <div className="font-mono text-[11.5px] text-muted-foreground">{c.id}</div>
+          </td>
+          {FLAGS.map((f) => (
+            <td key={f.key} className="px-2 py-2.5 text-center">
+              <Flag on={c[f.key]} label={f.label} planned={!c.codePresent} />
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+          <td className={cn("max-w-72 px-3 py-2.5 leading-relaxed", c.note ? "text-foreground/85" : "text-muted-foreground")}>
+            {c.note ?? "—"}
+          </td>
+          <td className="px-3 py-2.5">
+            {c.tools.length === 0 ? (
+              <MinusIcon className="size-3.5 text-muted-foreground" aria-label="no tools" />
+            ) : (
+              <CodeChips names={c.tools} className="max-w-72" />
+            )}
+          </td>
+        </DataRow>
+      )}
+    />
   );
 }
 

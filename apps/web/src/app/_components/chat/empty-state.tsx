@@ -1,9 +1,9 @@
 "use client";
 import type { ModelStatus, ToolInfo } from "@seam/shared";
-import { ArrowRightIcon, LockIcon } from "lucide-react";
+import { ArrowRightIcon } from "lucide-react";
 import Link from "next/link";
 import { folderName } from "@/lib/utils";
-import { toolIcon } from "./tool-summary";
+import { ToolButton } from "../tools/tool-button";
 
 export function groupByCapability(tools: ToolInfo[]): [string, ToolInfo[]][] {
   const groups = new Map<string, ToolInfo[]>();
@@ -55,26 +55,9 @@ export function EmptyState({
             <div key={capability}>
               <div className="mb-1.5 text-[13px] font-medium">{capability}</div>
               <div className="grid gap-1.5 sm:grid-cols-2">
-                {list.map((t) => {
-                  const Icon = toolIcon(t.name);
-                  return (
-                    <button
-                      key={t.name}
-                      type="button"
-                      onClick={() => onPickTool(t.name)}
-                      className="group flex cursor-pointer items-start gap-2.5 rounded-lg border bg-card px-3 py-2 text-left transition-colors hover:bg-muted"
-                    >
-                      <Icon className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" />
-                      <span className="min-w-0">
-                        <span className="flex items-center gap-1.5 font-mono text-[12.5px] font-medium">
-                          {t.name}
-                          {t.approval === "ask" && <LockIcon className="size-3 text-muted-foreground" aria-label="asks for approval" />}
-                        </span>
-                        <span className="line-clamp-2 text-[12px] leading-snug text-muted-foreground">{t.description}</span>
-                      </span>
-                    </button>
-                  );
-                })}
+                {list.map((t) => (
+                  <ToolButton key={t.name} tool={t} variant="card" onClick={() => onPickTool(t.name)} />
+                ))}
               </div>
             </div>
           ))}

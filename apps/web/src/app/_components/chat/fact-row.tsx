@@ -2,12 +2,12 @@
 import {
   SKILL_INVOCATION_FACT, SKILLS_CATALOG_FACT, SkillInvocationPayload, SkillsCatalogPayload, type FactItem,
 } from "@seam/shared";
-import { BookOpenIcon, ChevronRightIcon, InfoIcon, SparklesIcon, type LucideIcon } from "lucide-react";
+import { BookOpenIcon, InfoIcon, SparklesIcon, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { memo, useState, type ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ExpandButton } from "@/components/ui/expand-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { cn } from "@/lib/utils";
 import { MarkdownText } from "./markdown";
 import { prettyJson } from "./tool-summary";
 
@@ -49,20 +49,19 @@ function FactShell({
   const [open, setOpen] = useState(false);
   return (
     <div data-testid="fact-row" data-fact-kind={fact.factKind} className="text-[12.5px] text-muted-foreground">
-      <button
-        type="button"
+      <ExpandButton
         data-testid="fact-row-toggle"
-        aria-expanded={open}
+        open={open}
         onClick={() => setOpen((o) => !o)}
-        className="flex w-full cursor-pointer items-center gap-1.5 rounded-md px-1 py-0.5 text-left hover:bg-muted/70"
+        className="w-full py-0.5 hover:bg-muted/70 hover:text-inherit"
+        chevronClassName="size-3 text-inherit"
       >
-        <ChevronRightIcon className={cn("size-3 shrink-0 transition-transform", open && "rotate-90")} />
         <Icon className="size-3 shrink-0" />
         <span data-testid="fact-row-title" className="shrink-0 font-medium">
           {title}
         </span>
         {summary && <span className="min-w-0 truncate opacity-80">— {summary}</span>}
-      </button>
+      </ExpandButton>
       {open && (
         <div data-testid="fact-row-body" className="ml-5 mt-1 space-y-2.5 border-l pb-1 pl-3">
           {children}

@@ -1,5 +1,5 @@
 "use client";
-import { Children, isValidElement, memo, type ComponentProps, type ReactElement } from "react";
+import { Children, isValidElement, memo, type ComponentProps, type ReactElement, type ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CodeBlock } from "./code-block";
@@ -9,6 +9,24 @@ function textOf(node: unknown): string {
   if (Array.isArray(node)) return node.map(textOf).join("");
   if (isValidElement(node)) return textOf((node.props as { children?: unknown }).children);
   return "";
+}
+
+/** Links in Markdown open in a new tab, without telling the target where they came from. */
+export function ExternalLink({ href, children }: { href?: string; children?: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  );
+}
+
+/** A wide Markdown table scrolls sideways instead of widening the message. */
+export function ScrollingTable({ children }: { children?: ReactNode }) {
+  return (
+    <div className="scroll-thin overflow-x-auto">
+      <table>{children}</table>
+    </div>
+  );
 }
 
 const components: Components = {
@@ -21,20 +39,8 @@ const components: Components = {
     }
     return <pre>{children}</pre>;
   },
-  a({ children, href }) {
-    return (
-      <a href={href} target="_blank" rel="noreferrer noopener">
-        {children}
-      </a>
-    );
-  },
-  table({ children }) {
-    return (
-      <div className="scroll-thin overflow-x-auto">
-        <table>{children}</table>
-      </div>
-    );
-  },
+  a: ExternalLink,
+  table: ScrollingTable,
 };
 
 const remarkPlugins = [remarkGfm];

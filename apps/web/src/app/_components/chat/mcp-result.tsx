@@ -1,5 +1,6 @@
 "use client";
 import { FileTextIcon, ImageIcon, LinkIcon, Volume2Icon } from "lucide-react";
+import { formatBytes } from "@/lib/format";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -86,8 +87,4 @@ function Placeholder({ icon, text }: { icon: React.ReactNode; text: string }) {
 
 function Json({ value }: { value: unknown }) {
   return <pre className="overflow-auto font-mono text-[11.5px] text-muted-foreground">{JSON.stringify(value, null, 2)}</pre>;
-}
-
-function formatBytes(n: number): string {
-  return n < 1024 ? `${Math.round(n)} B` : `${(n / 1024).toFixed(1)} KB`;
 }

@@ -1,8 +1,8 @@
 "use client";
 import type { ToolCallItem } from "@seam/shared";
-import { ChevronRightIcon } from "lucide-react";
 import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ExpandButton } from "@/components/ui/expand-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
 import { ExtensionDefineResult, ExtensionRefusal, extensionRefusalOf, extensionSummary } from "./extension-result";
@@ -28,19 +28,17 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem })
         call.status === "error" && "border-destructive/30",
       )}
     >
-      <button
-        type="button"
+      <ExpandButton
         data-testid="tool-card-toggle"
-        aria-expanded={open}
+        open={open}
         onClick={() => setOpen((o) => !o)}
-        className="flex w-full cursor-pointer items-center gap-2 px-2.5 py-1.5 text-left hover:bg-muted/60"
+        className="w-full gap-2 rounded-none px-2.5 py-1.5 hover:bg-muted/60 hover:text-inherit"
       >
-        <ChevronRightIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")} />
         <Icon className="size-3.5 shrink-0 text-muted-foreground" />
         <span className="shrink-0 font-mono text-[12.5px] font-medium">{call.name}</span>
         <span className="min-w-0 flex-1 truncate font-mono text-[12px] text-muted-foreground">{summary}</span>
         <ToolStatusChip call={call} />
-      </button>
+      </ExpandButton>
       {open && <ToolCardDetails call={call} />}
     </div>
   );

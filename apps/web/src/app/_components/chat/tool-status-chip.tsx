@@ -1,7 +1,7 @@
 "use client";
 import type { ToolCallItem } from "@seam/shared";
 import { CheckIcon, CircleSlashIcon, LoaderCircleIcon, XIcon } from "lucide-react";
-import { Badge } from "@/components/ui/badge";
+import { Badge, StateBadge } from "@/components/ui/badge";
 import { elapsedSince, formatDuration } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
 
@@ -11,17 +11,9 @@ export function ToolStatusChip({ call }: { call: ToolCallItem }) {
   const ms = elapsedSince(call.startedAt, call.endedAt, now);
   switch (call.status) {
     case "running":
-      return (
-        <Badge tone="accent" data-testid="tool-card-status" className="tabular-nums">
-          <LoaderCircleIcon className="animate-spin" /> {formatDuration(ms)}
-        </Badge>
-      );
+      return <StateBadge look={{ tone: "accent", icon: LoaderCircleIcon, spin: true, label: formatDuration(ms) }} data-testid="tool-card-status" className="tabular-nums" />;
     case "ok":
-      return (
-        <Badge tone="success" data-testid="tool-card-status" className="tabular-nums">
-          <CheckIcon /> {formatDuration(ms)}
-        </Badge>
-      );
+      return <StateBadge look={{ tone: "success", icon: CheckIcon, label: formatDuration(ms) }} data-testid="tool-card-status" className="tabular-nums" />;
     case "error":
       return (
         <Badge tone="danger" data-testid="tool-card-status" title={call.error?.message}>
@@ -29,10 +21,6 @@ export function ToolStatusChip({ call }: { call: ToolCallItem }) {
         </Badge>
       );
     case "cancelled":
-      return (
-        <Badge tone="neutral" data-testid="tool-card-status">
-          <CircleSlashIcon /> cancelled
-        </Badge>
-      );
+      return <StateBadge look={{ tone: "neutral", icon: CircleSlashIcon, label: "cancelled" }} data-testid="tool-card-status" />;
   }
 }

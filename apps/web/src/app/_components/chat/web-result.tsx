@@ -8,8 +8,10 @@ import { memo, useState, type ReactNode } from "react";
 import Markdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { Badge } from "@/components/ui/badge";
-import { ModelTextDetails } from "./model-text-details";
+import { formatPublished } from "@/lib/format";
 import { cn } from "@/lib/utils";
+import { ExternalLink, ScrollingTable } from "./markdown";
+import { ModelTextDetails } from "./model-text-details";
 
 /** A web tool call's canonical result, recognised by tool name and shape (WEB-7). */
 export type WebView =
@@ -249,13 +251,7 @@ function WebError({ error, modelText }: { error: WebToolError["error"]; modelTex
 const markdownComponents: Components = {
   a({ children, href }) {
     const safe = href ? safeHref(href) : null;
-    return safe ? (
-      <a href={safe} target="_blank" rel="noreferrer noopener">
-        {children}
-      </a>
-    ) : (
-      <span>{children}</span>
-    );
+    return safe ? <ExternalLink href={safe}>{children}</ExternalLink> : <span>{children}</span>;
   },
   // Never load a fetched page's images from the browser: a page must not learn the user opened the card.
   img({ alt }) {
@@ -265,13 +261,7 @@ const markdownComponents: Components = {
       </span>
     );
   },
-  table({ children }) {
-    return (
-      <div className="scroll-thin overflow-x-auto">
-        <table>{children}</table>
-      </div>
-    );
-  },
+  table: ScrollingTable,
 };
 
 const remarkPlugins = [remarkGfm];
@@ -312,10 +302,4 @@ function shortUrl(url: string): string {
   } catch {
     return url;
   }
-}
-
-function formatPublished(value: string): string {
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) return value;
-  return new Date(t).toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 }

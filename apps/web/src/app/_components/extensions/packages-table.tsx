@@ -1,59 +1,48 @@
 "use client";
 import type { ExtensionPackageView, ExtensionVersionSummary } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
-import { ChevronRightIcon, KeyRoundIcon, LoaderCircleIcon } from "lucide-react";
+import { KeyRoundIcon, LoaderCircleIcon } from "lucide-react";
 import Link from "next/link";
-import { Fragment } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
+import { ExpandButton } from "@/components/ui/expand-button";
 import { relativeTime } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
-import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
 import { DecisionChip } from "./decision-chip";
 import { PackageVersions } from "./package-versions";
 import { messageOf } from "./use-extensions";
 
-const COLUMNS = 6;
+const COLUMNS: Column[] = [
+  { header: "Package" },
+  { header: "Session" },
+  { header: "Versions", className: "text-right" },
+  { header: "Latest" },
+  { header: "Grant" },
+  { header: "Last decision" },
+];
 
 /** Every package of every session (EXT-2, EXT-6); a row opens its versions. */
 export function PackagesTable({ packages, selected, onSelect }: { packages: ExtensionPackageView[]; selected: string | null; onSelect: (id: string | null) => void }) {
   const now = useNow(30_000);
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card">
-      <table data-testid="extension-packages-table" className="w-full border-collapse text-[13px]">
-        <thead>
-          <tr className="border-b bg-muted/50 text-left text-[12px] text-muted-foreground">
-            <th className="py-2 pr-3 pl-3 font-medium">Package</th>
-            <th className="px-3 py-2 font-medium">Session</th>
-            <th className="px-3 py-2 text-right font-medium">Versions</th>
-            <th className="px-3 py-2 font-medium">Latest</th>
-            <th className="px-3 py-2 font-medium">Grant</th>
-            <th className="px-3 py-2 font-medium">Last decision</th>
-          </tr>
-        </thead>
-        <tbody>
-          {packages.map((p) => {
-            const open = selected === p.id;
-            return (
-              <Fragment key={p.id}>
-                <PackageRow pkg={p} open={open} now={now} onToggle={() => onSelect(open ? null : p.id)} />
-                {open && (
-                  <tr className="border-b last:border-b-0">
-                    <td colSpan={COLUMNS} className="bg-muted/20 p-0">
-                      {/* Zero intrinsic width: long source lines scroll inside instead of widening the table. */}
-                      <div className="w-0 min-w-full">
-                        <PackageVersions pkg={p} />
-                      </div>
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="extension-packages-table"
+      columns={COLUMNS}
+      rows={packages}
+      rowKey={(p) => p.id}
+      row={(p) => <PackageRow pkg={p} open={selected === p.id} now={now} onToggle={() => onSelect(selected === p.id ? null : p.id)} />}
+      detail={(p) =>
+        selected === p.id && (
+          // Zero intrinsic width: long source lines scroll inside instead of widening the table.
+          <div className="w-0 min-w-full">
+            <PackageVersions pkg={p} />
+          </div>
+        )
+      }
+      detailCellClassName="bg-muted/20"
+    />
   );
 }
 
@@ -61,23 +50,11 @@ function PackageRow({ pkg, open, now, onToggle }: { pkg: ExtensionPackageView; o
   const latest = pkg.versions[pkg.versions.length - 1];
   const last = lastDecision(pkg.versions);
   return (
-    <tr
-      data-testid="extension-package"
-      data-package={pkg.name}
-      data-package-id={pkg.id}
-      className={cn("border-b align-top last:border-b-0", open && "border-b-0 bg-muted/30")}
-    >
+    <DataRow data-testid="extension-package" data-package={pkg.name} data-package-id={pkg.id} open={open}>
       <td className="py-2 pr-3 pl-2">
-        <button
-          type="button"
-          aria-expanded={open}
-          data-testid="extension-package-toggle"
-          onClick={onToggle}
-          className="flex cursor-pointer items-center gap-1.5 rounded-md px-1 py-0.5 text-left font-mono text-[13px] font-medium hover:bg-muted"
-        >
-          <ChevronRightIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")} />
+        <ExpandButton data-testid="extension-package-toggle" open={open} onClick={onToggle} className="py-0.5 font-mono text-[13px] font-medium hover:bg-muted hover:text-foreground">
           {pkg.name}
-        </button>
+        </ExpandButton>
       </td>
       <td className="max-w-56 px-3 py-2">
         <Link href={`/s/${pkg.sessionId}`} className="block truncate text-primary hover:underline" title={pkg.sessionTitle}>
@@ -110,7 +87,7 @@ function PackageRow({ pkg, open, now, onToggle }: { pkg: ExtensionPackageView; o
           <span className="text-[12px] text-muted-foreground">never asked</span>
         )}
       </td>
-    </tr>
+    </DataRow>
   );
 }
 

@@ -1,21 +1,27 @@
 "use client";
 import type { McpServerConfig, McpServerView } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
-import { ChevronRightIcon, GlobeIcon, PencilIcon, RotateCwIcon, TerminalIcon, Trash2Icon } from "lucide-react";
+import { GlobeIcon, PencilIcon, RotateCwIcon, TerminalIcon } from "lucide-react";
 import { Switch } from "radix-ui";
-import { Fragment, useState } from "react";
-import {
-  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
+import { ExpandButton } from "@/components/ui/expand-button";
+import { RemoveButton } from "@/components/ui/remove-button";
 import { Tip } from "@/components/ui/tooltip";
-import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
 import { ServerDetail } from "./server-detail";
 import { McpStatusChip } from "./status-chip";
 import { useInvalidateMcp } from "./use-mcp";
 
-const COLUMNS = 6;
+const COLUMNS: Column[] = [
+  { header: "Server" },
+  { header: "Transport" },
+  { header: "Status" },
+  { header: "Tools", className: "text-right" },
+  { header: "Gen.", className: "text-right" },
+  { header: <span className="sr-only">Actions</span>, className: "text-right" },
+];
 
 export function ServersTable({ servers, onEdit }: { servers: McpServerView[]; onEdit: (config: McpServerConfig) => void }) {
   const [open, setOpen] = useState<Set<string>>(() => new Set());
@@ -26,36 +32,14 @@ export function ServersTable({ servers, onEdit }: { servers: McpServerView[]; on
       return next;
     });
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card">
-      <table data-testid="mcp-servers-table" className="w-full border-collapse text-[13px]">
-        <thead>
-          <tr className="border-b bg-muted/50 text-left text-[12px] text-muted-foreground">
-            <th className="py-2 pr-3 pl-3 font-medium">Server</th>
-            <th className="px-3 py-2 font-medium">Transport</th>
-            <th className="px-3 py-2 font-medium">Status</th>
-            <th className="px-3 py-2 text-right font-medium">Tools</th>
-            <th className="px-3 py-2 text-right font-medium">Gen.</th>
-            <th className="px-3 py-2 text-right font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {servers.map((s) => (
-            <Fragment key={s.config.name}>
-              <ServerRow server={s} expanded={open.has(s.config.name)} onToggle={() => toggle(s.config.name)} onEdit={() => onEdit(s.config)} />
-              {open.has(s.config.name) && (
-                <tr className="border-b last:border-b-0">
-                  <td colSpan={COLUMNS} className="p-0">
-                    <ServerDetail server={s} />
-                  </td>
-                </tr>
-              )}
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="mcp-servers-table"
+      columns={COLUMNS}
+      rows={servers}
+      rowKey={(s) => s.config.name}
+      row={(s) => <ServerRow server={s} expanded={open.has(s.config.name)} onToggle={() => toggle(s.config.name)} onEdit={() => onEdit(s.config)} />}
+      detail={(s) => open.has(s.config.name) && <ServerDetail server={s} />}
+    />
   );
 }
 
@@ -64,7 +48,6 @@ function ServerRow({ server, expanded, onToggle, onEdit }: { server: McpServerVi
   const invalidate = useInvalidateMcp();
   const { config, status } = server;
   const name = config.name;
-  const [confirm, setConfirm] = useState(false);
   const restart = useMutation(trpc.mcp.restart.mutationOptions({ onSettled: invalidate }));
   const setEnabled = useMutation(trpc.mcp.setEnabled.mutationOptions({ onSettled: invalidate }));
   const remove = useMutation(trpc.mcp.remove.mutationOptions({ onSettled: invalidate }));
@@ -73,23 +56,11 @@ function ServerRow({ server, expanded, onToggle, onEdit }: { server: McpServerVi
   const t = config.transport;
 
   return (
-    <tr
-      data-testid="mcp-server-row"
-      data-server={name}
-      data-state={status.state}
-      className={cn("border-b align-top last:border-b-0", expanded && "border-b-0 bg-muted/30")}
-    >
+    <DataRow data-testid="mcp-server-row" data-server={name} data-state={status.state} open={expanded}>
       <td className="py-2.5 pr-3 pl-2">
-        <button
-          type="button"
-          data-testid="mcp-server-expand"
-          aria-expanded={expanded}
-          onClick={onToggle}
-          className="flex cursor-pointer items-center gap-1.5 rounded-md px-1 text-left hover:text-primary"
-        >
-          <ChevronRightIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", expanded && "rotate-90")} />
+        <ExpandButton data-testid="mcp-server-expand" open={expanded} onClick={onToggle}>
           <span className="font-mono font-medium">{name}</span>
-        </button>
+        </ExpandButton>
         {server.serverInfo && (
           <div className="pl-6 text-[11.5px] text-muted-foreground">
             {server.serverInfo.name} {server.serverInfo.version}
@@ -143,28 +114,17 @@ function ServerRow({ server, expanded, onToggle, onEdit }: { server: McpServerVi
               <PencilIcon />
             </Button>
           </Tip>
-          <AlertDialog open={confirm} onOpenChange={setConfirm}>
-            <Tip label="Remove">
-              <Button variant="subtle" size="icon-sm" data-testid="mcp-remove" aria-label={`Remove ${name}`} disabled={busy} onClick={() => setConfirm(true)}>
-                <Trash2Icon />
-              </Button>
-            </Tip>
-            <AlertDialogContent>
-              <AlertDialogTitle>Remove {name}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                The server is stopped, its tools disappear from every session, and its settings are deleted. Export the config first if you may want it back.
-              </AlertDialogDescription>
-              <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
-                <AlertDialogAction data-testid="mcp-remove-confirm" onClick={() => remove.mutate({ name })}>
-                  Remove
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+          <RemoveButton
+            name={name}
+            title={name}
+            description="The server is stopped, its tools disappear from every session, and its settings are deleted. Export the config first if you may want it back."
+            testId="mcp-remove"
+            disabled={busy}
+            onRemove={() => remove.mutate({ name })}
+          />
         </div>
       </td>
-    </tr>
+    </DataRow>
   );
 }
 

@@ -1,7 +1,7 @@
 "use client";
 import type { McpServerState } from "@seam/shared";
 import { CheckIcon, CircleOffIcon, CircleStopIcon, LoaderCircleIcon, RotateCwIcon, XIcon } from "lucide-react";
-import { Badge } from "@/components/ui/badge";
+import { Badge, StateBadge } from "@/components/ui/badge";
 import { Tip } from "@/components/ui/tooltip";
 import { useNow } from "@/lib/use-now";
 
@@ -11,17 +11,11 @@ export function McpStatusChip({ status }: { status: McpServerState }) {
   const now = useNow(250, retrying);
   switch (status.state) {
     case "ready":
-      return (
-        <Badge tone="success" data-testid="mcp-status">
-          <CheckIcon /> ready
-        </Badge>
-      );
-    case "connecting":
-      return (
-        <Badge tone="accent" data-testid="mcp-status">
-          <LoaderCircleIcon className="animate-spin" /> {status.phase === "discovering" ? "discovering tools…" : "connecting…"}
-        </Badge>
-      );
+      return <StateBadge look={{ tone: "success", icon: CheckIcon, label: "ready" }} data-testid="mcp-status" />;
+    case "connecting": {
+      const label = status.phase === "discovering" ? "discovering tools…" : "connecting…";
+      return <StateBadge look={{ tone: "accent", icon: LoaderCircleIcon, spin: true, label }} data-testid="mcp-status" />;
+    }
     case "retrying": {
       const left = Math.max(0, Math.ceil((Date.parse(status.nextRetryAt) - now) / 1000));
       return (
@@ -40,16 +34,8 @@ export function McpStatusChip({ status }: { status: McpServerState }) {
         </Badge>
       );
     case "disabled":
-      return (
-        <Badge tone="neutral" data-testid="mcp-status">
-          <CircleOffIcon /> disabled
-        </Badge>
-      );
+      return <StateBadge look={{ tone: "neutral", icon: CircleOffIcon, label: "disabled" }} data-testid="mcp-status" />;
     case "stopped":
-      return (
-        <Badge tone="neutral" data-testid="mcp-status">
-          <CircleStopIcon /> stopped
-        </Badge>
-      );
+      return <StateBadge look={{ tone: "neutral", icon: CircleStopIcon, label: "stopped" }} data-testid="mcp-status" />;
   }
 }

@@ -146,7 +146,6 @@ export function extensionConflicts(extensions: readonly string[], selfId: string
   return out;
 }
 
-
 /**
  * Puts a host refusal next to the field it concerns: the input validator's field errors, a
  * `path: message` prefix (bad_input:lsp names field paths), an extension conflict or a command that

@@ -1,13 +1,14 @@
 "use client";
-import type { LspServerView } from "@seam/shared";
-import { useMutation } from "@tanstack/react-query";
+import type { LspServerConfig, LspServerView } from "@seam/shared";
 import { XIcon } from "lucide-react";
-import { useId, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import { FieldError, FieldHint, Input, Label, Textarea } from "@/components/ui/input";
+import { FormField, TextField, type FormFieldProps, type TextFieldProps } from "@/components/ui/field";
+import { FieldError } from "@/components/ui/input";
 import { hostCodeOf } from "@/lib/host-error";
+import { useSettingsForm } from "@/lib/use-settings-form";
 import { cn } from "@/lib/utils";
-import { useTRPC } from "@/trpc/react";
+import { useTRPCClient } from "@/trpc/react";
 import {
   describeField, extensionConflicts, hostErrorFields, normalizeExtension, parseDraft, parseInitOptions, splitExtensions,
   type LspDraft, type LspDraftErrors, type LspField,
@@ -35,48 +36,24 @@ export function LspForm({
   onSaved: (view: LspServerView) => void;
   onCancel: () => void;
 }) {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const invalidate = useInvalidateLsp();
-  const ids = { id: useId(), label: useId(), command: useId(), args: useId(), ext: useId(), init: useId(), idle: useId() };
-  const [draft, setDraft] = useState<LspDraft>(initial);
-  const [errors, setErrors] = useState<LspDraftErrors>({});
-  const [showErrors, setShowErrors] = useState(false);
-
-  const onSuccess = (view: LspServerView) => {
-    invalidate();
-    onSaved(view);
-  };
-  const add = useMutation(trpc.lsp.add.mutationOptions({ onSuccess }));
-  const update = useMutation(trpc.lsp.update.mutationOptions({ onSuccess }));
-  const save = mode === "add" ? add : update;
-
-  const change = (patch: Partial<LspDraft>) => {
-    const next = { ...draft, ...patch };
-    setDraft(next);
-    if (save.error) save.reset();
-    if (showErrors) {
-      const r = parseDraft(next);
-      setErrors(r.ok ? {} : r.errors);
-    }
-  };
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = parseDraft(draft);
-    setShowErrors(true);
-    if (!r.ok) {
-      setErrors(r.errors);
-      return;
-    }
-    setErrors({});
+  const extId = useId();
+  const form = useSettingsForm({
+    initial,
+    parse: parseDraft,
+    save: (value: LspServerConfig) => (mode === "add" ? client.lsp.add.mutate(value) : client.lsp.update.mutate({ id: initial.id, config: value })),
     // Pending chip text becomes chips, so what is shown is what was sent.
-    setDraft({ ...draft, extensions: r.value.extensions, extensionInput: "" });
-    if (mode === "add") add.mutate(r.value);
-    else update.mutate({ id: initial.id, config: r.value });
-  };
+    sent: (draft, value) => ({ ...draft, extensions: value.extensions, extensionInput: "" }),
+    onSaved: (view) => {
+      invalidate();
+      onSaved(view);
+    },
+  });
+  const { draft, update: change } = form;
 
-  const hostErrors = save.error ? hostErrorFields(save.error) : {};
-  const shown: LspDraftErrors = { ...(showErrors ? errors : {}), ...hostErrors };
+  const hostErrors = form.error ? hostErrorFields(form.error) : {};
+  const shown: LspDraftErrors = { ...form.errors, ...hostErrors };
   const err = (f: LspField) => shown[f];
   // A refused extension: name both servers — the one that has it and this one.
   const conflicts = hostErrors.extensions ? extensionConflicts(draft.extensions, initial.id, servers) : [];
@@ -85,7 +62,7 @@ export function LspForm({
 
   return (
     <form
-      onSubmit={submit}
+      onSubmit={form.submit}
       noValidate
       data-testid="lsp-form"
       data-mode={mode}
@@ -98,64 +75,58 @@ export function LspForm({
       {note && <div className="rounded-md bg-muted/70 px-3 py-2 text-[12.5px] text-muted-foreground">{note}</div>}
 
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field id={ids.id} label="Id" field="id" error={err("id")} hint={mode === "edit" ? "The id cannot change; remove and add to rename." : "Lowercase letters, digits and '-', e.g. rust-analyzer."}>
-          <Input
-            id={ids.id}
-            data-testid="lsp-id"
-            className="h-8 font-mono text-[12.5px]"
-            value={draft.id}
-            readOnly={mode === "edit"}
-            disabled={mode === "edit"}
-            placeholder="rust-analyzer"
-            onChange={(e) => change({ id: e.target.value })}
-            aria-invalid={err("id") ? true : undefined}
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </Field>
-        <Field id={ids.label} label="Label" field="label" error={err("label")} hint="Optional, shown in this list.">
-          <Input
-            id={ids.label}
-            data-testid="lsp-label"
-            className="h-8 text-[13px]"
-            value={draft.label}
-            placeholder="Rust"
-            onChange={(e) => change({ label: e.target.value })}
-            aria-invalid={err("label") ? true : undefined}
-          />
-        </Field>
+        <LspText
+          code
+          label="Id"
+          field="id"
+          hint={mode === "edit" ? "The id cannot change; remove and add to rename." : "Lowercase letters, digits and '-', e.g. rust-analyzer."}
+          testId="lsp-id"
+          inputClassName="h-8 text-[12.5px]"
+          {...form.field("id")}
+          error={err("id")}
+          readOnly={mode === "edit"}
+          disabled={mode === "edit"}
+          placeholder="rust-analyzer"
+        />
+        <LspText
+          label="Label"
+          field="label"
+          hint="Optional, shown in this list."
+          testId="lsp-label"
+          inputClassName="h-8 text-[13px]"
+          {...form.field("label")}
+          error={err("label")}
+          placeholder="Rust"
+        />
       </div>
 
-      <Field id={ids.command} label="Command" field="command" error={err("command")} hint="An executable on the host's PATH or an absolute path. It must speak LSP over stdio.">
-        <Input
-          id={ids.command}
-          data-testid="lsp-command"
-          className="h-8 font-mono text-[12.5px]"
-          value={draft.command}
-          placeholder="rust-analyzer"
-          onChange={(e) => change({ command: e.target.value })}
-          aria-invalid={err("command") ? true : undefined}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      </Field>
+      <LspText
+        code
+        label="Command"
+        field="command"
+        hint="An executable on the host's PATH or an absolute path. It must speak LSP over stdio."
+        testId="lsp-command"
+        inputClassName="h-8 text-[12.5px]"
+        {...form.field("command")}
+        error={err("command")}
+        placeholder="rust-analyzer"
+      />
 
-      <Field id={ids.args} label="Arguments" field="args" error={err("args")} hint="One per line, passed as they are — no shell, no quoting.">
-        <Textarea
-          id={ids.args}
-          data-testid="lsp-args"
-          rows={Math.min(6, Math.max(2, draft.args.split("\n").length))}
-          className="resize-y font-mono text-[12.5px] leading-relaxed"
-          value={draft.args}
-          placeholder="--stdio"
-          onChange={(e) => change({ args: e.target.value })}
-          aria-invalid={err("args") ? true : undefined}
-          spellCheck={false}
-        />
-      </Field>
+      <LspText
+        code
+        label="Arguments"
+        field="args"
+        hint="One per line, passed as they are — no shell, no quoting."
+        testId="lsp-args"
+        rows={Math.min(6, Math.max(2, draft.args.split("\n").length))}
+        inputClassName="resize-y text-[12.5px] leading-relaxed"
+        placeholder="--stdio"
+        {...form.field("args")}
+        error={err("args")}
+      />
 
       <Field
-        id={ids.ext}
+        id={extId}
         label="File extensions"
         field="extensions"
         error={err("extensions")}
@@ -185,7 +156,7 @@ export function LspForm({
         }
       >
         <ExtensionChips
-          id={ids.ext}
+          id={extId}
           chips={draft.extensions}
           input={draft.extensionInput}
           invalid={Boolean(err("extensions"))}
@@ -193,59 +164,49 @@ export function LspForm({
         />
       </Field>
 
-      <Field
-        id={ids.init}
+      <LspText
+        code
         label="Initialization options"
         field="initOptions"
-        error={err("initOptions")}
         hint={initState?.ok ? "Valid JSON object — sent as initializationOptions in initialize." : "Optional JSON object, sent as initializationOptions in initialize."}
-      >
-        <Textarea
-          id={ids.init}
-          data-testid="lsp-init-options"
-          rows={Math.min(10, Math.max(3, draft.initOptions.split("\n").length))}
-          className="resize-y font-mono text-[12px] leading-relaxed"
-          value={draft.initOptions}
-          placeholder={'{\n  "tsserver": { "path": "/…/typescript/lib/tsserver.js" }\n}'}
-          onChange={(e) => change({ initOptions: e.target.value })}
-          onBlur={() => {
-            // Show a JSON mistake as soon as the field is left, not only on save.
-            const r = parseInitOptions(draft.initOptions);
-            if (!r.ok) {
-              setShowErrors(true);
-              setErrors((prev) => ({ ...prev, initOptions: r.message }));
-            }
-          }}
-          aria-invalid={err("initOptions") ? true : undefined}
-          spellCheck={false}
-        />
-      </Field>
+        testId="lsp-init-options"
+        rows={Math.min(10, Math.max(3, draft.initOptions.split("\n").length))}
+        inputClassName="resize-y text-[12px] leading-relaxed"
+        placeholder={'{\n  "tsserver": { "path": "/…/typescript/lib/tsserver.js" }\n}'}
+        {...form.field("initOptions")}
+        error={err("initOptions")}
+        onBlur={() => {
+          // Show a JSON mistake as soon as the field is left, not only on save.
+          const r = parseInitOptions(draft.initOptions);
+          if (!r.ok) form.showErrors({ initOptions: r.message });
+        }}
+      />
 
-      <Field id={ids.idle} label="Idle timeout (minutes)" field="idleMinutes" error={err("idleMinutes")} hint="A workspace's server stops after this long without queries (default 10)." className="max-w-xs">
-        <Input
-          id={ids.idle}
-          data-testid="lsp-idle"
-          type="number"
-          inputMode="decimal"
-          step="any"
-          min={0}
-          className="h-8 tabular-nums"
-          value={draft.idleMinutes}
-          placeholder="10"
-          onChange={(e) => change({ idleMinutes: e.target.value })}
-          aria-invalid={err("idleMinutes") ? true : undefined}
-        />
-      </Field>
+      <LspText
+        label="Idle timeout (minutes)"
+        field="idleMinutes"
+        hint="A workspace's server stops after this long without queries (default 10)."
+        className="max-w-xs"
+        testId="lsp-idle"
+        type="number"
+        inputMode="decimal"
+        step="any"
+        min={0}
+        inputClassName="h-8 tabular-nums"
+        {...form.field("idleMinutes")}
+        error={err("idleMinutes")}
+        placeholder="10"
+      />
 
       <div className="flex flex-wrap items-center gap-2 border-t pt-3.5">
-        <Button type="submit" size="sm" data-testid="lsp-save" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : mode === "add" ? "Add server" : "Save"}
+        <Button type="submit" size="sm" data-testid="lsp-save" disabled={form.pending}>
+          {form.pending ? "Saving…" : mode === "add" ? "Add server" : "Save"}
         </Button>
-        <Button type="button" size="sm" variant="ghost" data-testid="lsp-cancel" onClick={onCancel} disabled={save.isPending}>
+        <Button type="button" size="sm" variant="ghost" data-testid="lsp-cancel" onClick={onCancel} disabled={form.pending}>
           Cancel
         </Button>
         {fieldsWrong.length > 0 || shown.form ? (
-          <FieldError data-testid="lsp-form-error" data-field="form" data-code={hostCodeOf(save.error) ?? (save.error ? "error" : "invalid")} className="max-w-xl text-[12.5px]">
+          <FieldError data-testid="lsp-form-error" data-field="form" data-code={hostCodeOf(form.error) ?? (form.error ? "error" : "invalid")} className="max-w-xl text-[12.5px]">
             {shown.form && fieldsWrong.length === 0
               ? `Not saved — ${shown.form}`
               : `Not saved — check ${fieldsWrong.map(describeField).join(", ")}.${shown.form ? ` ${shown.form}` : ""}`}
@@ -259,40 +220,15 @@ export function LspForm({
 /** The form's fields top to bottom, for the summary next to Save. */
 const FIELD_ORDER: LspField[] = ["id", "label", "command", "args", "extensions", "initOptions", "idleMinutes", "enabled"];
 
-function Field({
-  id,
-  label,
-  field,
-  hint,
-  error,
-  extra,
-  className,
-  children,
-}: {
-  id: string;
-  label: string;
-  field: LspField;
-  hint?: ReactNode;
-  error?: string;
-  extra?: ReactNode;
-  className?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className={cn("flex min-w-0 flex-col gap-1.5", className)}>
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {error ? (
-        <FieldError data-testid="lsp-form-error" data-field={field}>
-          {error}
-        </FieldError>
-      ) : hint ? (
-        <FieldHint>{hint}</FieldHint>
-      ) : null}
-      {extra}
-    </div>
-  );
+/** A field whose errors carry `lsp-form-error` and the field's name. */
+function Field({ field, ...props }: Omit<FormFieldProps, "errorTestId" | "errorField"> & { field: LspField }) {
+  return <FormField errorTestId="lsp-form-error" errorField={field} {...props} />;
 }
+
+function LspText({ field, ...props }: Omit<TextFieldProps, "errorTestId" | "errorField"> & { field: LspField }) {
+  return <TextField errorTestId="lsp-form-error" errorField={field} {...props} />;
+}
+
 
 /** Extensions as removable chips; Enter, comma, space or leaving the field turns the typed text into chips. */
 function ExtensionChips({

@@ -2,7 +2,7 @@
 import type { LspProcessView } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
 import { AlertTriangleIcon, CheckIcon, ChevronRightIcon, CircleStopIcon, LoaderCircleIcon, RotateCwIcon, XIcon } from "lucide-react";
-import { Badge } from "@/components/ui/badge";
+import { StateBadge, type StateLook } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { relativeTime } from "@/lib/time";
@@ -99,37 +99,14 @@ function ProcessRow({ serverId, process: p, now }: { serverId: string; process: 
   );
 }
 
+const STATE_LOOK: Record<LspProcessView["state"], StateLook> = {
+  ready: { tone: "success", icon: CheckIcon, label: "ready" },
+  starting: { tone: "accent", icon: LoaderCircleIcon, spin: true, label: "starting…" },
+  stopping: { tone: "neutral", icon: LoaderCircleIcon, spin: true, label: "stopping…" },
+  stopped: { tone: "neutral", icon: CircleStopIcon, label: "stopped" },
+  failed: { tone: "danger", icon: XIcon, label: "failed" },
+};
+
 function StateChip({ state }: { state: LspProcessView["state"] }) {
-  switch (state) {
-    case "ready":
-      return (
-        <Badge tone="success" data-testid="lsp-process-state" className="mt-px">
-          <CheckIcon /> ready
-        </Badge>
-      );
-    case "starting":
-      return (
-        <Badge tone="accent" data-testid="lsp-process-state" className="mt-px">
-          <LoaderCircleIcon className="animate-spin" /> starting…
-        </Badge>
-      );
-    case "stopping":
-      return (
-        <Badge tone="neutral" data-testid="lsp-process-state" className="mt-px">
-          <LoaderCircleIcon className="animate-spin" /> stopping…
-        </Badge>
-      );
-    case "stopped":
-      return (
-        <Badge tone="neutral" data-testid="lsp-process-state" className="mt-px">
-          <CircleStopIcon /> stopped
-        </Badge>
-      );
-    case "failed":
-      return (
-        <Badge tone="danger" data-testid="lsp-process-state" className="mt-px">
-          <XIcon /> failed
-        </Badge>
-      );
-  }
+  return <StateBadge look={STATE_LOOK[state]} data-testid="lsp-process-state" className="mt-px" />;
 }

@@ -6,6 +6,7 @@ import { useState, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
+import { QueryNotice, SectionCard, StatusPill } from "../shell/section-card";
 import { draftFrom, emptyDraft, type LspDraft } from "./lsp-draft";
 import { LspForm } from "./lsp-form";
 import { LspServerCard } from "./lsp-server";
@@ -28,31 +29,31 @@ export function LspSection() {
   };
 
   return (
-    <section id="lsp" data-testid="lsp-section" aria-labelledby="lsp-heading" className="mt-6 scroll-mt-6 rounded-xl border bg-card">
-      <div className="flex items-start justify-between gap-4 border-b px-5 py-4">
-        <div>
-          <h2 id="lsp-heading" className="text-[15px] font-semibold">
-            Language servers
-          </h2>
-          <p className="mt-0.5 text-[13px] text-muted-foreground">
-            Answer <span className="font-mono text-[12.5px]">lsp</span> — go to definition, references, implementations, hover — with real language
-            servers. Each starts once per workspace on first use and is replaced if it crashes.
-          </p>
-        </div>
-        {servers.data &&
-          (enabled.length === 0 ? (
-            <span className="shrink-0 rounded-full bg-muted px-2.5 py-1 text-xs font-medium text-muted-foreground">None active</span>
-          ) : inactive.length > 0 ? (
-            <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-1 text-xs font-medium text-warning">Needs attention</span>
-          ) : (
-            <span className="shrink-0 rounded-full bg-success-soft px-2.5 py-1 text-xs font-medium text-success">
-              {enabled.length === 1 ? "1 active" : `${enabled.length} active`}
-            </span>
-          ))}
-      </div>
+    <SectionCard
+      id="lsp"
+      data-testid="lsp-section"
+      className="mt-6 scroll-mt-6"
+      headingId="lsp-heading"
+      title="Language servers"
+      description={
+        <>
+          Answer <span className="font-mono text-[12.5px]">lsp</span> — go to definition, references, implementations, hover — with real language
+          servers. Each starts once per workspace on first use and is replaced if it crashes.
+        </>
+      }
+      status={
+        servers.data &&
+        (enabled.length === 0 ? (
+          <StatusPill tone="muted">None active</StatusPill>
+        ) : inactive.length > 0 ? (
+          <StatusPill tone="warning">Needs attention</StatusPill>
+        ) : (
+          <StatusPill tone="success">{enabled.length === 1 ? "1 active" : `${enabled.length} active`}</StatusPill>
+        ))
+      }
+    >
       <div className="flex flex-col gap-6 px-5 py-5">
-        {servers.isPending && <p className="text-[13px] text-muted-foreground">Loading…</p>}
-        {servers.isError && <p className="text-[13px] text-destructive">Could not load the language servers: {servers.error.message}</p>}
+        <QueryNotice query={servers} what="the language servers" />
         {servers.data && (
           <div className="flex flex-col gap-3">
             {list.length === 0 && !adding && (
@@ -125,7 +126,7 @@ export function LspSection() {
           )}
         </div>
       </div>
-    </section>
+    </SectionCard>
   );
 }
 

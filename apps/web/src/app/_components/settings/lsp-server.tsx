@@ -1,13 +1,11 @@
 "use client";
 import type { LspServerView } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
-import { AlertTriangleIcon, CheckIcon, ChevronRightIcon, CircleOffIcon, LoaderCircleIcon, PencilIcon, RotateCwIcon, Trash2Icon } from "lucide-react";
+import { AlertTriangleIcon, CheckIcon, ChevronRightIcon, CircleOffIcon, LoaderCircleIcon, PencilIcon, RotateCwIcon } from "lucide-react";
 import { useState } from "react";
-import {
-  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogTitle, AlertDialogTrigger,
-} from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { RemoveButton } from "@/components/ui/remove-button";
 import { Tip } from "@/components/ui/tooltip";
 import { formatDuration } from "@/lib/time";
 import { cn } from "@/lib/utils";
@@ -106,28 +104,20 @@ export function LspServerCard({
               <PencilIcon />
             </Button>
           </Tip>
-          <AlertDialog>
-            <Tip label="Remove">
-              <AlertDialogTrigger asChild>
-                <Button variant="subtle" size="icon-sm" data-testid="lsp-remove" aria-label={`Remove ${config.id}`} disabled={remove.isPending}>
-                  <Trash2Icon />
-                </Button>
-              </AlertDialogTrigger>
-            </Tip>
-            <AlertDialogContent data-testid="lsp-remove-dialog">
-              <AlertDialogTitle>Remove {config.label || config.id}?</AlertDialogTitle>
-              <AlertDialogDescription>
+          <RemoveButton
+            name={config.id}
+            title={config.label || config.id}
+            description={
+              <>
                 {running > 0 ? `Its ${running} running process${running === 1 ? "" : "es"} stop and ` : ""}
                 {config.extensions.join(", ")} files are no longer answered by <span className="font-mono">lsp</span>. You can add it again later.
-              </AlertDialogDescription>
-              <AlertDialogFooter>
-                <AlertDialogCancel>Cancel</AlertDialogCancel>
-                <AlertDialogAction data-testid="lsp-remove-confirm" onClick={() => remove.mutate({ id: config.id })}>
-                  Remove
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+              </>
+            }
+            testId="lsp-remove"
+            dialogTestId="lsp-remove-dialog"
+            disabled={remove.isPending}
+            onRemove={() => remove.mutate({ id: config.id })}
+          />
         </div>
       </div>
 

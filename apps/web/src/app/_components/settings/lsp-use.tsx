@@ -1,5 +1,6 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInvalidate } from "@/lib/use-invalidate";
 import { useLiveTopic } from "@/trpc/live";
 import { useTRPC } from "@/trpc/react";
 
@@ -17,11 +18,6 @@ export function useLspServers() {
 /** After a mutation: the servers, the presets' "added" state, the tool list and the capability overview. */
 export function useInvalidateLsp() {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  return () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.lsp.servers.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.lsp.presets.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
-  };
+  const invalidate = useInvalidate();
+  return () => invalidate(trpc.lsp.servers.queryKey(), trpc.lsp.presets.queryKey(), trpc.tools.list.queryKey(), trpc.capabilities.list.queryKey());
 }

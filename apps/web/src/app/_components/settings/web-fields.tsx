@@ -2,20 +2,21 @@
 import type { WebProviderHealth } from "@seam/shared";
 import { PlusIcon, ShieldAlertIcon, XIcon } from "lucide-react";
 import { Switch } from "radix-ui";
-import { useId, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useState, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { FieldError, FieldHint, Input, Label } from "@/components/ui/input";
+import { FormField, TextField, type FormFieldProps, type TextFieldProps } from "@/components/ui/field";
+import { FieldError, FieldHint, Input } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
-import { allowlistProblem, allowRow, PROVIDER_DEFAULTS, type AllowRow, type ProviderDraft, type WebDraftErrors } from "./web-draft";
+import { allowlistProblem, allowRow, PROVIDER_DEFAULTS, type AllowRow, type ProviderDefaults, type ProviderDraft, type WebDraftErrors } from "./web-draft";
 
-export function WebField({ id, label, hint, error, children, className }: { id: string; label: string; hint?: ReactNode; error?: string; children: ReactNode; className?: string }) {
-  return (
-    <div className={cn("flex min-w-0 flex-col gap-1.5", className)}>
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {error ? <FieldError data-testid="web-field-error">{error}</FieldError> : hint ? <FieldHint>{hint}</FieldHint> : null}
-    </div>
-  );
+/** A field of the web form; its errors carry `web-field-error`. */
+export function WebField(props: Omit<FormFieldProps, "errorTestId">) {
+  return <FormField errorTestId="web-field-error" {...props} />;
+}
+
+/** A monospace text input of the web form. */
+function WebText(props: Omit<TextFieldProps, "errorTestId" | "inputClassName">) {
+  return <TextField code errorTestId="web-field-error" inputClassName="h-8 text-[12.5px]" {...props} />;
 }
 
 /** A tool's on/off switch; the tool is registered by this, never by provider health (WEB-7). */
@@ -36,6 +37,13 @@ export function ToolSwitch({ testId, tool, checked, onChange }: { testId: string
   );
 }
 
+/** A provider's option fields, in the order shown; the placeholder is the host's default. */
+const OPTION_FIELDS: { key: keyof ProviderDraft; label: string; testId: string; placeholder: (d: ProviderDefaults) => string }[] = [
+  { key: "baseURL", label: "Base URL", testId: "web-provider-base-url", placeholder: (d) => d.baseURL ?? "https://…" },
+  { key: "apiKeyEnv", label: "API key variable", testId: "web-provider-key-env", placeholder: (d) => d.keyEnv ?? "PROVIDER_API_KEY" },
+  { key: "model", label: "Model", testId: "web-provider-model", placeholder: (d) => d.model ?? "model id" },
+];
+
 /** Base URL, key variable and (for model-backed providers) model id of one search provider. */
 export function ProviderOptionsFields({
   id,
@@ -50,7 +58,6 @@ export function ProviderOptionsFields({
   onChange: (patch: Partial<ProviderDraft>) => void;
   errors: WebDraftErrors;
 }) {
-  const ids = { base: useId(), key: useId(), model: useId() };
   const defaults = PROVIDER_DEFAULTS[id] ?? {};
   const hasModel = defaults.model !== undefined || value.model !== "" || !(id in PROVIDER_DEFAULTS);
   const err = (f: string) => errors[`providers.${id}.${f}`];
@@ -62,48 +69,18 @@ export function ProviderOptionsFields({
         {!health && <span className="text-[11.5px] text-warning">not registered in this host</span>}
       </div>
       <div className={cn("grid gap-2.5", hasModel ? "sm:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)]" : "sm:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)]")}>
-        <WebField id={ids.base} label="Base URL" error={err("baseURL")}>
-          <Input
-            id={ids.base}
-            data-testid="web-provider-base-url"
+        {OPTION_FIELDS.filter((f) => f.key !== "model" || hasModel).map((f) => (
+          <WebText
+            key={f.key}
+            label={f.label}
+            error={err(f.key)}
+            testId={f.testId}
             data-id={id}
-            className="h-8 font-mono text-[12.5px]"
-            placeholder={defaults.baseURL ?? "https://…"}
-            value={value.baseURL}
-            onChange={(e) => onChange({ baseURL: e.target.value })}
-            aria-invalid={err("baseURL") ? true : undefined}
-            spellCheck={false}
+            placeholder={f.placeholder(defaults)}
+            value={value[f.key]}
+            onChange={(text) => onChange({ [f.key]: text })}
           />
-        </WebField>
-        <WebField id={ids.key} label="API key variable" error={err("apiKeyEnv")}>
-          <Input
-            id={ids.key}
-            data-testid="web-provider-key-env"
-            data-id={id}
-            className="h-8 font-mono text-[12.5px]"
-            placeholder={defaults.keyEnv ?? "PROVIDER_API_KEY"}
-            value={value.apiKeyEnv}
-            onChange={(e) => onChange({ apiKeyEnv: e.target.value })}
-            aria-invalid={err("apiKeyEnv") ? true : undefined}
-            spellCheck={false}
-            autoComplete="off"
-          />
-        </WebField>
-        {hasModel && (
-          <WebField id={ids.model} label="Model" error={err("model")}>
-            <Input
-              id={ids.model}
-              data-testid="web-provider-model"
-              data-id={id}
-              className="h-8 font-mono text-[12.5px]"
-              placeholder={defaults.model ?? "model id"}
-              value={value.model}
-              onChange={(e) => onChange({ model: e.target.value })}
-              aria-invalid={err("model") ? true : undefined}
-              spellCheck={false}
-            />
-          </WebField>
-        )}
+        ))}
       </div>
     </div>
   );

@@ -1,12 +1,16 @@
 "use client";
 import type { WebHealth, WebKind, WebKindHealth, WebSettings } from "@seam/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CheckIcon, LockIcon } from "lucide-react";
-import { useId, useState, type FormEvent, type ReactNode } from "react";
-import { Button } from "@/components/ui/button";
-import { FieldError, FieldHint, Input, NativeSelect } from "@/components/ui/input";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { LockIcon } from "lucide-react";
+import { useId, type ReactNode } from "react";
+import { TextField, type TextFieldProps } from "@/components/ui/field";
+import { FieldHint, NativeSelect } from "@/components/ui/input";
 import { hostCodeOf } from "@/lib/host-error";
-import { useTRPC } from "@/trpc/react";
+import { useInvalidate } from "@/lib/use-invalidate";
+import { useSettingsForm, type SettingsForm } from "@/lib/use-settings-form";
+import { useTRPC, useTRPCClient } from "@/trpc/react";
+import { QueryNotice, SectionCard, StatusPill } from "../shell/section-card";
+import { SaveBar } from "./save-bar";
 import { describeErrorKey, draftFrom, optionProviderIds, parseDraft, type ProviderDraft, type WebDraft, type WebDraftErrors } from "./web-draft";
 import { AllowlistEditor, ProviderOptionsFields, ToolSwitch, WebField } from "./web-fields";
 import { WebHealthTable } from "./web-health";
@@ -20,106 +24,63 @@ export function WebSection() {
   const health = useQuery({ ...trpc.web.health.queryOptions(), refetchInterval: 5_000 });
   const ready = health.data && health.data.search.selection.ok && health.data.fetch.selection.ok;
   return (
-    <section id="web" data-testid="web-section" aria-labelledby="web-heading" className="mt-6 scroll-mt-6 rounded-xl border bg-card">
-      <div className="flex items-start justify-between gap-4 border-b px-5 py-4">
-        <div>
-          <h2 id="web-heading" className="text-[15px] font-semibold">
-            Web
-          </h2>
-          <p className="mt-0.5 text-[13px] text-muted-foreground">
-            Which provider answers <span className="font-mono text-[12.5px]">web_search</span> and <span className="font-mono text-[12.5px]">web_fetch</span>,
-            whether it works right now, and what web_fetch may reach.
-          </p>
-        </div>
-        {health.data &&
-          (ready ? (
-            <span className="shrink-0 rounded-full bg-success-soft px-2.5 py-1 text-xs font-medium text-success">Ready</span>
-          ) : (
-            <span className="shrink-0 rounded-full bg-warning-soft px-2.5 py-1 text-xs font-medium text-warning">Needs attention</span>
-          ))}
-      </div>
+    <SectionCard
+      id="web"
+      data-testid="web-section"
+      className="mt-6 scroll-mt-6"
+      headingId="web-heading"
+      title="Web"
+      description={
+        <>
+          Which provider answers <span className="font-mono text-[12.5px]">web_search</span> and <span className="font-mono text-[12.5px]">web_fetch</span>,
+          whether it works right now, and what web_fetch may reach.
+        </>
+      }
+      status={health.data && (ready ? <StatusPill tone="success">Ready</StatusPill> : <StatusPill tone="warning">Needs attention</StatusPill>)}
+    >
       <div className="px-5 py-5">
-        {settings.isPending && <p className="text-[13px] text-muted-foreground">Loading…</p>}
-        {settings.isError && <p className="text-[13px] text-destructive">Could not load the web settings: {settings.error.message}</p>}
+        <QueryNotice query={settings} what="the web settings" />
         {health.isError && <p className="mb-3 text-[13px] text-destructive">Could not load provider health: {health.error.message}</p>}
         {settings.data && <WebForm settings={settings.data} health={health.data} />}
       </div>
-    </section>
+    </SectionCard>
   );
 }
 
 function WebForm({ settings, health }: { settings: WebSettings; health: WebHealth | undefined }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<WebDraft>(() => draftFrom(settings));
-  const [errors, setErrors] = useState<WebDraftErrors>({});
-  const [showErrors, setShowErrors] = useState(false);
-  const [saved, setSaved] = useState(false);
-
-  const save = useMutation(
-    trpc.web.setSettings.mutationOptions({
-      onSuccess: (next) => {
-        queryClient.setQueryData(trpc.web.settings.queryKey(), next);
-        setDraft(draftFrom(next));
-        void queryClient.invalidateQueries({ queryKey: trpc.web.health.queryKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.capabilities.list.queryKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.tools.list.queryKey() });
-        setSaved(true);
-      },
-    }),
-  );
-
-  const update = (patch: Partial<WebDraft>) => {
-    const next = { ...draft, ...patch };
-    setDraft(next);
-    setSaved(false);
-    if (save.error) save.reset();
-    if (showErrors) {
-      const r = parseDraft(next);
-      setErrors(r.ok ? {} : r.errors);
-    }
-  };
+  const invalidate = useInvalidate();
+  const form = useSettingsForm({
+    initial: () => draftFrom(settings),
+    parse: parseDraft,
+    save: (value) => client.web.setSettings.mutate(value),
+    onSaved: (next) => {
+      queryClient.setQueryData(trpc.web.settings.queryKey(), next);
+      invalidate(trpc.web.health.queryKey(), trpc.capabilities.list.queryKey(), trpc.tools.list.queryKey());
+      return draftFrom(next);
+    },
+  });
+  const { draft, update, errors: shown } = form;
   const updateProvider = (id: string, patch: Partial<ProviderDraft>) =>
     update({ providers: { ...draft.providers, [id]: { ...(draft.providers[id] ?? { baseURL: "", apiKeyEnv: "", model: "" }), ...patch } } });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const r = parseDraft(draft);
-    setShowErrors(true);
-    if (!r.ok) {
-      setErrors(r.errors);
-      setSaved(false);
-      return;
-    }
-    setErrors({});
-    save.mutate(r.value);
-  };
-
-  const shown: WebDraftErrors = showErrors ? errors : {};
-  const hostCode = hostCodeOf(save.error);
-  const serverError = save.error?.message ?? null;
+  const hostCode = hostCodeOf(form.error);
+  const serverError = form.error?.message ?? null;
   // A refused env-door change belongs next to the selector it concerns.
   const conflictKind = (kind: WebKind): string | undefined => {
     if (hostCode !== "provider_setting_conflict" || !health) return undefined;
     const h = health[kind];
-    const wanted = kind === "search" ? draft.searchProvider : draft.fetchProvider;
+    const wanted = draft[KIND_KEYS[kind].provider];
     return h.lockedByEnv && wanted !== (h.configuredId ?? "") ? (serverError ?? undefined) : undefined;
   };
-  const clientErrors = Object.keys(errors);
+  const clientErrors = Object.keys(shown);
   const optionIds = optionProviderIds(health?.search, settings);
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-6" data-testid="web-form">
-      <KindBlock
-        kind="search"
-        health={health?.search}
-        enabled={draft.searchEnabled}
-        onEnabled={(searchEnabled) => update({ searchEnabled })}
-        provider={draft.searchProvider}
-        savedProvider={settings.searchProvider ?? ""}
-        onProvider={(searchProvider) => update({ searchProvider })}
-        conflict={conflictKind("search")}
-      >
+    <form onSubmit={form.submit} noValidate className="flex flex-col gap-6" data-testid="web-form">
+      <KindBlock kind="search" form={form} saved={settings} health={health?.search} conflict={conflictKind("search")}>
         <Sub title="Provider settings" hint="Keys never go here — only the name of the variable that holds one, read from the host's environment or $SEAM_HOME/secrets.json (mode 0600). Empty fields use the defaults shown.">
           <div className="flex flex-col gap-2">
             {optionIds.map((id) => (
@@ -136,28 +97,28 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
         </Sub>
         <Sub title="Limits">
           <div className="grid gap-3 sm:grid-cols-3">
-            <NumberField label="Queries per call" testId="web-search-max-queries" value={draft.searchMaxQueries} onChange={(searchMaxQueries) => update({ searchMaxQueries })} error={shown.searchMaxQueries} hint="1–10 (default 4)" />
-            <NumberField label="Sources per call" testId="web-search-max-results" value={draft.searchMaxResults} onChange={(searchMaxResults) => update({ searchMaxResults })} error={shown.searchMaxResults} hint="1–50, merged across queries (default 8)" />
-            <NumberField label="Timeout (seconds)" testId="web-search-timeout" value={draft.searchTimeoutS} onChange={(searchTimeoutS) => update({ searchTimeoutS })} error={shown.searchTimeoutS} hint="1–600 (default 30)" step="any" />
+            <NumberField label="Queries per call" testId="web-search-max-queries" {...form.field("searchMaxQueries")} hint="1–10 (default 4)" />
+            <NumberField label="Sources per call" testId="web-search-max-results" {...form.field("searchMaxResults")} hint="1–50, merged across queries (default 8)" />
+            <NumberField label="Timeout (seconds)" testId="web-search-timeout" {...form.field("searchTimeoutS")} hint="1–600 (default 30)" step="any" />
           </div>
         </Sub>
       </KindBlock>
 
-      <KindBlock
-        kind="fetch"
-        health={health?.fetch}
-        enabled={draft.fetchEnabled}
-        onEnabled={(fetchEnabled) => update({ fetchEnabled })}
-        provider={draft.fetchProvider}
-        savedProvider={settings.fetchProvider ?? ""}
-        onProvider={(fetchProvider) => update({ fetchProvider })}
-        conflict={conflictKind("fetch")}
-      >
+      <KindBlock kind="fetch" form={form} saved={settings} health={health?.fetch} conflict={conflictKind("fetch")}>
         <Sub title="Limits">
           <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.6fr)]">
-            <NumberField label="Characters shown" testId="web-fetch-max-chars" value={draft.fetchMaxChars} onChange={(fetchMaxChars) => update({ fetchMaxChars })} error={shown.fetchMaxChars} hint="1,000–1,000,000 (default 200,000)" />
-            <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" value={draft.fetchTimeoutS} onChange={(fetchTimeoutS) => update({ fetchTimeoutS })} error={shown.fetchTimeoutS} hint="1–600 (default 30)" step="any" />
-            <TextField label="Probe URL" testId="web-fetch-probe-url" value={draft.fetchProbeUrl} onChange={(fetchProbeUrl) => update({ fetchProbeUrl })} error={shown.fetchProbeUrl} hint="What the fetch probe requests, through the guard." placeholder="https://example.com/" />
+            <NumberField label="Characters shown" testId="web-fetch-max-chars" {...form.field("fetchMaxChars")} hint="1,000–1,000,000 (default 200,000)" />
+            <NumberField label="Timeout (seconds)" testId="web-fetch-timeout" {...form.field("fetchTimeoutS")} hint="1–600 (default 30)" step="any" />
+            <TextField
+              code
+              label="Probe URL"
+              testId="web-fetch-probe-url"
+              {...form.field("fetchProbeUrl")}
+              errorTestId="web-field-error"
+              hint="What the fetch probe requests, through the guard."
+              placeholder="https://example.com/"
+              inputClassName="h-8 text-[12.5px]"
+            />
           </div>
         </Sub>
         <Sub title="Fetch allowlist">
@@ -165,23 +126,20 @@ function WebForm({ settings, health }: { settings: WebSettings; health: WebHealt
         </Sub>
       </KindBlock>
 
-      <div className="flex flex-wrap items-center gap-3 border-t pt-4">
-        <Button type="submit" data-testid="web-save" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save"}
-        </Button>
-        {saved && !save.isPending && (
-          <span data-testid="web-saved" role="status" className="inline-flex items-center gap-1 text-[13px] text-success">
-            <CheckIcon className="size-4" /> Saved
-          </span>
-        )}
-        {(serverError || (showErrors && clientErrors.length > 0)) && (
-          <FieldError data-testid="web-error" data-code={hostCode ?? (serverError ? "error" : "invalid")} className="max-w-xl text-[13px]">
-            {serverError
-              ? `Not saved — ${serverError}`
-              : `Not saved — check ${[...new Set(clientErrors.map(describeErrorKey))].join(", ")}.`}
-          </FieldError>
-        )}
-      </div>
+      <SaveBar
+        name="web"
+        pending={form.pending}
+        saved={form.saved}
+        code={hostCode ?? (serverError ? "error" : "invalid")}
+        errorClassName="max-w-xl"
+        error={
+          serverError
+            ? `Not saved — ${serverError}`
+            : clientErrors.length > 0
+              ? `Not saved — check ${[...new Set(clientErrors.map(describeErrorKey))].join(", ")}.`
+              : null
+        }
+      />
     </form>
   );
 }
@@ -191,27 +149,33 @@ const KIND_TEXT: Record<WebKind, { title: string; tool: string; blurb: string }>
   fetch: { title: "Fetch", tool: "web_fetch", blurb: "Reads one page for web_fetch, behind the SSRF guard." },
 };
 
+/** The draft's fields for each kind. */
+const KIND_KEYS = {
+  search: { enabled: "searchEnabled", provider: "searchProvider" },
+  fetch: { enabled: "fetchEnabled", provider: "fetchProvider" },
+} as const satisfies Record<WebKind, { enabled: keyof WebDraft; provider: keyof WebDraft & keyof WebSettings }>;
+
 function KindBlock({
   kind,
+  form,
+  saved,
   health,
-  enabled,
-  onEnabled,
-  provider,
-  savedProvider,
-  onProvider,
   conflict,
   children,
 }: {
   kind: WebKind;
+  form: SettingsForm<WebDraft, WebDraftErrors>;
+  saved: WebSettings;
   health: WebKindHealth | undefined;
-  enabled: boolean;
-  onEnabled: (on: boolean) => void;
-  provider: string;
-  savedProvider: string;
-  onProvider: (id: string) => void;
   conflict?: string;
   children: ReactNode;
 }) {
+  const keys = KIND_KEYS[kind];
+  const enabled = form.draft[keys.enabled];
+  const onEnabled = (on: boolean) => form.update({ [keys.enabled]: on });
+  const provider = form.draft[keys.provider];
+  const savedProvider = saved[keys.provider] ?? "";
+  const onProvider = (id: string) => form.update({ [keys.provider]: id });
   const selectId = useId();
   const text = KIND_TEXT[kind];
   const locked = health?.lockedByEnv === true;
@@ -301,72 +265,7 @@ function Sub({ title, hint, children }: { title: string; hint?: ReactNode; child
   );
 }
 
-function NumberField({
-  label,
-  testId,
-  value,
-  onChange,
-  error,
-  hint,
-  step,
-}: {
-  label: string;
-  testId: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  hint?: string;
-  step?: string;
-}) {
-  const id = useId();
-  return (
-    <WebField id={id} label={label} error={error} hint={hint}>
-      <Input
-        id={id}
-        data-testid={testId}
-        type="number"
-        inputMode="numeric"
-        step={step}
-        className="h-8 tabular-nums"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-      />
-    </WebField>
-  );
+/** A number input in the web form's compact style. */
+function NumberField(props: Omit<TextFieldProps, "errorTestId">) {
+  return <TextField errorTestId="web-field-error" type="number" inputMode="numeric" inputClassName="h-8 tabular-nums" {...props} />;
 }
-
-function TextField({
-  label,
-  testId,
-  value,
-  onChange,
-  error,
-  hint,
-  placeholder,
-}: {
-  label: string;
-  testId: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  hint?: string;
-  placeholder?: string;
-}) {
-  const id = useId();
-  return (
-    <WebField id={id} label={label} error={error} hint={hint}>
-      <Input
-        id={id}
-        data-testid={testId}
-        className="h-8 font-mono text-[12.5px]"
-        value={value}
-        placeholder={placeholder}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        spellCheck={false}
-      />
-    </WebField>
-  );
-}
-

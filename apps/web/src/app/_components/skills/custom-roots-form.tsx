@@ -6,6 +6,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError, FieldHint, Input } from "@/components/ui/input";
 import { useTRPC } from "@/trpc/react";
+import { QueryNotice, SectionCard } from "../shell/section-card";
 
 interface Check {
   ok: boolean;
@@ -80,19 +81,18 @@ export function CustomRootsForm() {
   const rowError = (i: number) => (submitted || touched.has(i) ? check.rows[i] : undefined);
 
   return (
-    <section aria-labelledby={headingId} className="rounded-xl border bg-card">
-      <div className="border-b px-5 py-4">
-        <h2 id={headingId} className="text-[15px] font-semibold">
-          Custom roots
-        </h2>
-        <p className="mt-0.5 text-[13px] text-muted-foreground">
+    <SectionCard
+      headingId={headingId}
+      title="Custom roots"
+      description={
+        <>
           Extra folders of skills for every workspace, at rank 300: after the project&apos;s roots, before your home folder&apos;s.
           Earlier entries win over later ones. Absolute paths, or paths starting with <code className="font-mono text-[12px]">~/</code>.
-        </p>
-      </div>
+        </>
+      }
+    >
       <form onSubmit={submit} noValidate className="flex flex-col gap-3 px-5 py-4">
-        {settings.isPending && <p className="text-[13px] text-muted-foreground">Loading…</p>}
-        {settings.isError && <p className="text-[13px] text-destructive">Could not load the skills settings: {settings.error.message}</p>}
+        <QueryNotice query={settings} what="the skills settings" />
         {settings.data && draft.length === 0 && (
           <p data-testid="skills-custom-roots-empty" className="text-[13px] text-muted-foreground">
             No custom roots. Skills come from the project, your home folder and the ones Seam ships.
@@ -160,6 +160,6 @@ export function CustomRootsForm() {
           </div>
         )}
       </form>
-    </section>
+    </SectionCard>
   );
 }

@@ -2,6 +2,7 @@
 import type { SkillRootInfo } from "@seam/shared";
 import { ShieldAlertIcon } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
 import { cn } from "@/lib/utils";
 import { YesNo } from "./flags";
 
@@ -11,6 +12,15 @@ const KIND_LABEL: Record<SkillRootInfo["kind"], string> = {
   user: "User",
   bundled: "Bundled",
 };
+
+const COLUMNS: Column[] = [
+  { header: "Root" },
+  { header: "Kind" },
+  { header: "Rank", className: "text-right" },
+  { header: "Exists", className: "px-2 text-center" },
+  { header: "Writable" },
+  { header: "Watching" },
+];
 
 /** Every root with existence, writability and watcher state (SKL-10); writable roots are prompt authority. */
 export function RootsTable({ roots, note }: { roots: SkillRootInfo[]; note: string }) {
@@ -31,69 +41,52 @@ export function RootsTable({ roots, note }: { roots: SkillRootInfo[]; note: stri
           </div>
         </div>
       )}
-      <div className="overflow-x-auto rounded-xl border bg-card">
-        <table data-testid="skills-roots-table" className="w-full border-collapse text-[13px]">
-          <thead>
-            <tr className="border-b bg-muted/50 text-left text-[12px] text-muted-foreground">
-              <th className="px-3 py-2 font-medium">Root</th>
-              <th className="px-3 py-2 font-medium">Kind</th>
-              <th className="px-3 py-2 text-right font-medium">Rank</th>
-              <th className="px-2 py-2 text-center font-medium">Exists</th>
-              <th className="px-3 py-2 font-medium">Writable</th>
-              <th className="px-3 py-2 font-medium">Watching</th>
-            </tr>
-          </thead>
-          <tbody>
-            {roots.map((r) => (
-              <tr
-                key={r.path}
-                data-testid="skills-root-row"
-                data-source={r.source}
-                data-exists={r.exists ? "yes" : "no"}
-                data-writable={r.writable ? "yes" : "no"}
-                className="border-b align-top last:border-b-0"
-              >
-                <td className="max-w-96 px-3 py-2.5">
-                  <div className={cn("break-all font-mono text-[12px]", !r.exists && "text-muted-foreground")}>{r.path}</div>
-                  <div className="text-[11.5px] text-muted-foreground">
-                    {r.source}
-                    {r.layer !== "global" && ` · layer ${r.layer}`}
-                  </div>
-                </td>
-                <td className="px-3 py-2.5 text-foreground/85">{KIND_LABEL[r.kind]}</td>
-                <td className="px-3 py-2.5 text-right tabular-nums">{r.rank}</td>
-                <td className="px-2 py-2.5 text-center">
-                  <YesNo on={r.exists} label="Exists" quiet />
-                </td>
-                <td className="px-3 py-2.5">
-                  {r.writable ? (
-                    <div className="flex items-center gap-1.5">
-                      <YesNo on label="Writable" className="bg-warning-soft text-warning" />
-                      <Badge tone="warning" data-testid="skills-root-authority">
-                        <ShieldAlertIcon /> prompt authority
-                      </Badge>
-                    </div>
-                  ) : (
-                    <YesNo on={false} label="Writable" quiet />
-                  )}
-                  {r.writable && !r.exists && <div className="mt-1 text-[11.5px] text-muted-foreground">can be created</div>}
-                </td>
-                <td className="px-3 py-2.5">
-                  {r.watch === "ok" ? (
-                    <span className="text-[12px] text-muted-foreground">watching</span>
-                  ) : r.watch === "failed" ? (
-                    <Badge tone="danger" title="Changes on disk are not seen until the watcher restarts; the catalog may be out of date.">
-                      watch failed
-                    </Badge>
-                  ) : (
-                    <span className="text-[12px] text-muted-foreground">—</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="skills-roots-table"
+        columns={COLUMNS}
+        rows={roots}
+        rowKey={(r) => r.path}
+        row={(r) => (
+          <DataRow data-testid="skills-root-row" data-source={r.source} data-exists={r.exists ? "yes" : "no"} data-writable={r.writable ? "yes" : "no"}>
+            <td className="max-w-96 px-3 py-2.5">
+              <div className={cn("break-all font-mono text-[12px]", !r.exists && "text-muted-foreground")}>{r.path}</div>
+              <div className="text-[11.5px] text-muted-foreground">
+                {r.source}
+                {r.layer !== "global" && ` · layer ${r.layer}`}
+              </div>
+            </td>
+            <td className="px-3 py-2.5 text-foreground/85">{KIND_LABEL[r.kind]}</td>
+            <td className="px-3 py-2.5 text-right tabular-nums">{r.rank}</td>
+            <td className="px-2 py-2.5 text-center">
+              <YesNo on={r.exists} label="Exists" quiet />
+            </td>
+            <td className="px-3 py-2.5">
+              {r.writable ? (
+                <div className="flex items-center gap-1.5">
+                  <YesNo on label="Writable" className="bg-warning-soft text-warning" />
+                  <Badge tone="warning" data-testid="skills-root-authority">
+                    <ShieldAlertIcon /> prompt authority
+                  </Badge>
+                </div>
+              ) : (
+                <YesNo on={false} label="Writable" quiet />
+              )}
+              {r.writable && !r.exists && <div className="mt-1 text-[11.5px] text-muted-foreground">can be created</div>}
+            </td>
+            <td className="px-3 py-2.5">
+              {r.watch === "ok" ? (
+                <span className="text-[12px] text-muted-foreground">watching</span>
+              ) : r.watch === "failed" ? (
+                <Badge tone="danger" title="Changes on disk are not seen until the watcher restarts; the catalog may be out of date.">
+                  watch failed
+                </Badge>
+              ) : (
+                <span className="text-[12px] text-muted-foreground">—</span>
+              )}
+            </td>
+          </DataRow>
+        )}
+      />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import type { SkillCandidateInfo } from "@seam/shared";
 import type { ReactNode } from "react";
+import { CodeChips } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { MarkdownText } from "../chat/markdown";
@@ -33,13 +34,7 @@ export function SkillPreview({ candidate: c }: { candidate: SkillCandidateInfo }
         </Field>
         <Field label="Allowed tools" testId="skill-allowed-tools">
           {c.allowedTools && c.allowedTools.length > 0 ? (
-            <div className="flex flex-wrap gap-1">
-              {c.allowedTools.map((t) => (
-                <span key={t} className="rounded-md bg-muted px-1.5 py-0.5 font-mono text-[11.5px]">
-                  {t}
-                </span>
-              ))}
-            </div>
+            <CodeChips names={c.allowedTools} />
           ) : (
             <Missing />
           )}

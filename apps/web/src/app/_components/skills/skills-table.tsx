@@ -1,13 +1,21 @@
 "use client";
 import type { SkillCandidateInfo, SkillDiagnostic } from "@seam/shared";
-import { ChevronRightIcon, TriangleAlertIcon } from "lucide-react";
-import { Fragment, useState } from "react";
+import { TriangleAlertIcon } from "lucide-react";
+import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
+import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
+import { ExpandButton } from "@/components/ui/expand-button";
 import { cn } from "@/lib/utils";
 import { InvocationPill, shadowLabel } from "./flags";
 import { SkillPreview } from "./skill-preview";
 
-const COLUMNS = 5;
+const COLUMNS: Column[] = [
+  { header: "Skill" },
+  { header: "Layer · rank", className: "whitespace-nowrap" },
+  { header: "Source" },
+  { header: "Invocation" },
+  { header: "Status" },
+];
 
 export const candidateKey = (c: SkillCandidateInfo, i: number) => `${c.name}|${c.layer}|${c.source}|${c.path ?? `#${i}`}`;
 
@@ -33,114 +41,96 @@ export function SkillsTable({ candidates, diagnostics }: { candidates: SkillCand
   }
 
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card">
-      <table data-testid="skills-table" className="w-full border-collapse text-[13px]">
-        <thead>
-          <tr className="border-b bg-muted/50 text-left text-[12px] text-muted-foreground">
-            <th className="py-2 pr-3 pl-3 font-medium">Skill</th>
-            <th className="px-3 py-2 font-medium whitespace-nowrap">Layer · rank</th>
-            <th className="px-3 py-2 font-medium">Source</th>
-            <th className="px-3 py-2 font-medium">Invocation</th>
-            <th className="px-3 py-2 font-medium">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {candidates.map((c, i) => {
-            const key = candidateKey(c, i);
-            const open = selected === key;
-            const warnings = warningsFor(c);
-            return (
-              <Fragment key={key}>
-                <tr
-                  data-testid="skill-row"
-                  data-name={c.name}
-                  data-source={c.source}
-                  data-winner={c.winner ? "yes" : "no"}
-                  data-model={c.modelInvocable ? "yes" : "no"}
-                  data-user={c.userInvocable ? "yes" : "no"}
-                  aria-selected={open}
-                  onClick={() => setSelected(open ? null : key)}
-                  className={cn(
-                    "cursor-pointer border-b align-top transition-colors last:border-b-0 hover:bg-muted/40",
-                    open && "border-b-0 bg-muted/40",
-                    !c.winner && "text-muted-foreground",
-                  )}
-                >
-                  <td className="max-w-80 py-2.5 pr-3 pl-2">
-                    <button
-                      type="button"
-                      data-testid="skill-row-toggle"
-                      aria-expanded={open}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        setSelected(open ? null : key);
-                      }}
-                      className="flex cursor-pointer items-center gap-1.5 rounded-md px-1 text-left hover:text-primary"
-                    >
-                      <ChevronRightIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", open && "rotate-90")} />
-                      <span className={cn("font-mono font-medium", c.winner && "text-foreground")}>{c.name}</span>
-                      {warnings.length > 0 && <TriangleAlertIcon className="size-3.5 shrink-0 text-warning" aria-label="has warnings" />}
-                    </button>
-                    <p data-testid="skill-description" className="line-clamp-2 pl-6 text-[12px] leading-snug text-muted-foreground">
-                      {c.description}
-                    </p>
-                    {warnings.map((w, j) => (
-                      <p key={j} className="pl-6 text-[12px] leading-snug text-warning">
-                        {w.reason}
-                      </p>
-                    ))}
-                  </td>
-                  <td className="px-3 py-2.5 whitespace-nowrap">
-                    <span data-testid="skill-layer">{c.layer}</span>
-                    <span className="text-muted-foreground"> · </span>
-                    <span data-testid="skill-rank" className="tabular-nums">
-                      {c.rank}
-                    </span>
-                  </td>
-                  <td className="max-w-64 px-3 py-2.5">
-                    <div data-testid="skill-source" className="text-[12px]">
-                      {c.source}
-                    </div>
-                    {c.path && (
-                      <div className="truncate font-mono text-[11.5px] text-muted-foreground" title={c.path}>
-                        {shortPath(c.path)}
-                      </div>
-                    )}
-                  </td>
-                  <td className="px-3 py-2.5">
-                    <div className="flex gap-1">
-                      <InvocationPill on={c.modelInvocable} testId="skill-flag-model">
-                        model
-                      </InvocationPill>
-                      <InvocationPill on={c.userInvocable} testId="skill-flag-user">
-                        user
-                      </InvocationPill>
-                    </div>
-                  </td>
-                  <td className="px-3 py-2.5" data-testid="skill-status">
-                    {c.winner ? (
-                      <Badge tone="success">winner</Badge>
-                    ) : c.shadowedBy ? (
-                      <div className="max-w-48 text-[12px] leading-snug" title={c.shadowedBy.path ?? undefined}>
-                        shadowed by <span className="text-foreground/85">{shadowLabel(c.shadowedBy, c)}</span>
-                      </div>
-                    ) : (
-                      <span className="text-[12px]">shadowed</span>
-                    )}
-                  </td>
-                </tr>
-                {open && (
-                  <tr className="border-b bg-muted/40 last:border-b-0">
-                    <td colSpan={COLUMNS} className="px-3 pt-0 pb-3">
-                      <SkillPreview candidate={c} />
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="skills-table"
+      columns={COLUMNS}
+      rows={candidates}
+      rowKey={candidateKey}
+      row={(c, i) => {
+        const key = candidateKey(c, i);
+        const open = selected === key;
+        return <SkillRow candidate={c} warnings={warningsFor(c)} open={open} onToggle={() => setSelected(open ? null : key)} />;
+      }}
+      detail={(c, i) => selected === candidateKey(c, i) && <SkillPreview candidate={c} />}
+      detailRowClassName="bg-muted/40"
+      detailCellClassName="px-3 pt-0 pb-3"
+    />
+  );
+}
+
+function SkillRow({ candidate: c, warnings, open, onToggle }: { candidate: SkillCandidateInfo; warnings: SkillDiagnostic[]; open: boolean; onToggle: () => void }) {
+  return (
+    <DataRow
+      data-testid="skill-row"
+      data-name={c.name}
+      data-source={c.source}
+      data-winner={c.winner ? "yes" : "no"}
+      data-model={c.modelInvocable ? "yes" : "no"}
+      data-user={c.userInvocable ? "yes" : "no"}
+      aria-selected={open}
+      onClick={onToggle}
+      open={open}
+      className={cn("cursor-pointer transition-colors hover:bg-muted/40", open && "bg-muted/40", !c.winner && "text-muted-foreground")}
+    >
+      <td className="max-w-80 py-2.5 pr-3 pl-2">
+        <ExpandButton
+          data-testid="skill-row-toggle"
+          open={open}
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggle();
+          }}
+        >
+          <span className={cn("font-mono font-medium", c.winner && "text-foreground")}>{c.name}</span>
+          {warnings.length > 0 && <TriangleAlertIcon className="size-3.5 shrink-0 text-warning" aria-label="has warnings" />}
+        </ExpandButton>
+        <p data-testid="skill-description" className="line-clamp-2 pl-6 text-[12px] leading-snug text-muted-foreground">
+          {c.description}
+        </p>
+        {warnings.map((w, j) => (
+          <p key={j} className="pl-6 text-[12px] leading-snug text-warning">
+            {w.reason}
+          </p>
+        ))}
+      </td>
+      <td className="px-3 py-2.5 whitespace-nowrap">
+        <span data-testid="skill-layer">{c.layer}</span>
+        <span className="text-muted-foreground"> · </span>
+        <span data-testid="skill-rank" className="tabular-nums">
+          {c.rank}
+        </span>
+      </td>
+      <td className="max-w-64 px-3 py-2.5">
+        <div data-testid="skill-source" className="text-[12px]">
+          {c.source}
+        </div>
+        {c.path && (
+          <div className="truncate font-mono text-[11.5px] text-muted-foreground" title={c.path}>
+            {shortPath(c.path)}
+          </div>
+        )}
+      </td>
+      <td className="px-3 py-2.5">
+        <div className="flex gap-1">
+          <InvocationPill on={c.modelInvocable} testId="skill-flag-model">
+            model
+          </InvocationPill>
+          <InvocationPill on={c.userInvocable} testId="skill-flag-user">
+            user
+          </InvocationPill>
+        </div>
+      </td>
+      <td className="px-3 py-2.5" data-testid="skill-status">
+        {c.winner ? (
+          <Badge tone="success">winner</Badge>
+        ) : c.shadowedBy ? (
+          <div className="max-w-48 text-[12px] leading-snug" title={c.shadowedBy.path ?? undefined}>
+            shadowed by <span className="text-foreground/85">{shadowLabel(c.shadowedBy, c)}</span>
+          </div>
+        ) : (
+          <span className="text-[12px]">shadowed</span>
+        )}
+      </td>
+    </DataRow>
   );
 }

@@ -5,6 +5,7 @@ import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { useSessions } from "../sessions/use-sessions";
+import { SectionHeading } from "../shell/section-card";
 import { CustomRootsForm } from "./custom-roots-form";
 import { DiagnosticsList } from "./diagnostics-list";
 import { RootsTable } from "./roots-table";
@@ -91,28 +92,17 @@ export function SkillsView() {
       {data && (
         <>
           <section aria-labelledby="roots-heading" className="flex flex-col gap-3">
-            <div>
-              <h2 id="roots-heading" className="text-[15px] font-semibold">
-                Roots
-              </h2>
-              <p className="mt-0.5 text-[13px] text-muted-foreground">
-                Folders searched for <code className="font-mono text-[12px]">&lt;name&gt;/SKILL.md</code> and{" "}
-                <code className="font-mono text-[12px]">&lt;name&gt;.md</code>, best rank first.
-              </p>
-            </div>
+            <SectionHeading id="roots-heading" title="Roots">
+              Folders searched for <code className="font-mono text-[12px]">&lt;name&gt;/SKILL.md</code> and{" "}
+              <code className="font-mono text-[12px]">&lt;name&gt;.md</code>, best rank first.
+            </SectionHeading>
             <RootsTable roots={data.roots} note={data.promptAuthorityNote} />
           </section>
 
           <section aria-labelledby="skills-heading" className="flex flex-col gap-3">
-            <div>
-              <h2 id="skills-heading" className="text-[15px] font-semibold">
-                Skills
-              </h2>
-              <p className="mt-0.5 text-[13px] text-muted-foreground">
-                Every candidate in precedence order. Within a layer the lower rank wins; the others are shadowed. Select a skill
-                to preview it.
-              </p>
-            </div>
+            <SectionHeading id="skills-heading" title="Skills">
+              Every candidate in precedence order. Within a layer the lower rank wins; the others are shadowed. Select a skill to preview it.
+            </SectionHeading>
             {problems > 0 && <DiagnosticsList diagnostics={data.diagnostics} />}
             <SkillsTable candidates={data.candidates} diagnostics={data.diagnostics} />
           </section>

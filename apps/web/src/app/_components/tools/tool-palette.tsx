@@ -1,13 +1,13 @@
 "use client";
 import type { ToolInfo } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
-import { ArrowLeftIcon, LockIcon, SearchIcon } from "lucide-react";
+import { ArrowLeftIcon, SearchIcon } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { useTRPC } from "@/trpc/react";
 import { groupByCapability } from "../chat/empty-state";
-import { toolIcon } from "../chat/tool-summary";
+import { ToolButton } from "./tool-button";
 import { ToolForm } from "./tool-form";
 
 /** Pick a tool, fill a form generated from its input schema, run it in this session. */
@@ -92,29 +92,9 @@ export function ToolPalette({
               {groupByCapability(filtered).map(([capability, list]) => (
                 <div key={capability} className="mb-1">
                   <div className="px-2 pb-1 pt-2 text-[11px] font-medium uppercase tracking-wide text-muted-foreground">{capability}</div>
-                  {list.map((t) => {
-                    const Icon = toolIcon(t.name);
-                    return (
-                      <button
-                        key={t.name}
-                        type="button"
-                        data-testid="tool-palette-item"
-                        data-tool-name={t.name}
-                        onClick={() => setSelected(t.name)}
-                        className="flex w-full cursor-pointer items-start gap-2.5 rounded-lg px-2 py-2 text-left hover:bg-muted focus-visible:bg-muted focus-visible:outline-none"
-                      >
-                        <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
-                        <span className="min-w-0">
-                          <span className="flex items-center gap-1.5 font-mono text-[13px] font-medium">
-                            {t.name}
-                            {t.readOnly && <span className="rounded bg-muted px-1 font-sans text-[10.5px] font-normal text-muted-foreground">read-only</span>}
-                            {t.approval === "ask" && <LockIcon className="size-3 text-muted-foreground" aria-label="asks for approval" />}
-                          </span>
-                          <span className="line-clamp-2 text-[12.5px] leading-snug text-muted-foreground">{t.description}</span>
-                        </span>
-                      </button>
-                    );
-                  })}
+                  {list.map((t) => (
+                    <ToolButton key={t.name} tool={t} variant="row" data-testid="tool-palette-item" data-tool-name={t.name} onClick={() => setSelected(t.name)} />
+                  ))}
                 </div>
               ))}
             </div>

@@ -1,0 +1,36 @@
+"use client";
+import type { ToolInfo } from "@seam/shared";
+import { LockIcon } from "lucide-react";
+import type { ComponentProps } from "react";
+import { cn } from "@/lib/utils";
+import { toolIcon } from "../chat/tool-summary";
+
+/**
+ * A tool to pick: icon, name, approval lock and description. `card` for the empty chat's grid,
+ * `row` for the palette's list (which also says read-only).
+ */
+export function ToolButton({ tool, variant, className, ...props }: Omit<ComponentProps<"button">, "type" | "children"> & { tool: ToolInfo; variant: "card" | "row" }) {
+  const Icon = toolIcon(tool.name);
+  const row = variant === "row";
+  return (
+    <button
+      type="button"
+      className={cn(
+        "flex cursor-pointer items-start gap-2.5 rounded-lg text-left",
+        row ? "w-full px-2 py-2 hover:bg-muted focus-visible:bg-muted focus-visible:outline-none" : "group border bg-card px-3 py-2 transition-colors hover:bg-muted",
+        className,
+      )}
+      {...props}
+    >
+      <Icon className={cn("mt-0.5 shrink-0 text-muted-foreground", row ? "size-4" : "size-3.5")} />
+      <span className="min-w-0">
+        <span className={cn("flex items-center gap-1.5 font-mono font-medium", row ? "text-[13px]" : "text-[12.5px]")}>
+          {tool.name}
+          {row && tool.readOnly && <span className="rounded bg-muted px-1 font-sans text-[10.5px] font-normal text-muted-foreground">read-only</span>}
+          {tool.approval === "ask" && <LockIcon className="size-3 text-muted-foreground" aria-label="asks for approval" />}
+        </span>
+        <span className={cn("line-clamp-2 leading-snug text-muted-foreground", row ? "text-[12.5px]" : "text-[12px]")}>{tool.description}</span>
+      </span>
+    </button>
+  );
+}
