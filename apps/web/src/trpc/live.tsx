@@ -3,9 +3,11 @@ import type { LiveTopic, SessionTopic } from "@seam/shared";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { createLiveRegistry, type LiveHandler, type LiveRegistry } from "./live-registry";
+import { useDelayedConnecting, type LiveStatus } from "./live-status";
 import { useTRPC } from "./react";
 
 export type { LiveHandler } from "./live-registry";
+export type { LiveStatus } from "./live-status";
 
 /**
  * One live stream per page for every topic its components watch (`live.stream`). Each SSE stream holds
@@ -14,11 +16,6 @@ export type { LiveHandler } from "./live-registry";
  * watched topics and resubscribes when it changes (each topic then sends its state again, and
  * `onStarted` lets a component refetch whatever it might have missed).
  */
-export type LiveStatus = "idle" | "connecting" | "pending" | "error";
-
-/** How long a reconnect must last before the page says so: a change of topics reconnects on purpose. */
-export const RECONNECT_NOTICE_MS = 1_500;
-
 interface LiveContextValue { registry: LiveRegistry; status: LiveStatus }
 
 const LiveContext = createContext<LiveContextValue | null>(null);
@@ -34,20 +31,6 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const status = useDelayedConnecting(subscription.status);
 
   return <LiveContext.Provider value={{ registry, status }}>{children}</LiveContext.Provider>;
-}
-
-/** The subscription's status, where "connecting" shows only once it has lasted `RECONNECT_NOTICE_MS`. */
-export function useDelayedConnecting(status: LiveStatus): LiveStatus {
-  const [shown, setShown] = useState<LiveStatus>(status);
-  useEffect(() => {
-    if (status !== "connecting") {
-      setShown(status);
-      return;
-    }
-    const t = setTimeout(() => setShown("connecting"), RECONNECT_NOTICE_MS);
-    return () => clearTimeout(t);
-  }, [status]);
-  return shown;
 }
 
 /** Watches `topic` (null: nothing) on the page's live stream; returns the stream's status. */
