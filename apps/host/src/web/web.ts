@@ -15,8 +15,8 @@ import { createPerplexityProvider } from "./providers/perplexity.js";
 import { checkDoors, ENV_VARS, envDoors, loadWebSettings, parseWebSettings, WEB_SETTINGS_KEY, withDoors } from "./settings.js";
 import { createWebService, type WebService } from "./service.js";
 import { compileAllowlist, type Allowlist, type Resolver } from "./ssrf.js";
-import { webFetchTool } from "./web_fetch.js";
-import { webSearchTool } from "./web_search.js";
+import { webFetchTool } from "./web-fetch.js";
+import { webSearchTool } from "./web-search.js";
 
 /** The query a search probe sends: harmless, stable, cheap. */
 export const PROBE_QUERY = "Seam web search connectivity check";

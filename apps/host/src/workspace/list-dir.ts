@@ -7,7 +7,7 @@ import { defineTool, type ToolDef } from "../agent/tool.js";
 import { displayPath, resolveInside, workspaceRoot } from "./contain.js";
 import { linesWithin, statOf } from "./files.js";
 
-const description = readFileSync(new URL("./list_dir.md", import.meta.url), "utf8").trim();
+const description = readFileSync(new URL("./list-dir.md", import.meta.url), "utf8").trim();
 
 export const LIST_MAX_ENTRIES = 1000;
 

@@ -6,7 +6,7 @@ import { displayPath, resolveInside, workspaceRoot } from "./contain.js";
 import { formatBytes, looksBinary, RENDER_BUDGET_CHARS, statOf } from "./files.js";
 import { readLineWindow } from "./lines.js";
 
-const description = readFileSync(new URL("./read_file.md", import.meta.url), "utf8").trim();
+const description = readFileSync(new URL("./read-file.md", import.meta.url), "utf8").trim();
 
 export const READ_MAX_BYTES = 256 * 1024;
 
