@@ -5,6 +5,7 @@ import {
 import { HostError } from "../core/errors.js";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
 import type { Database } from "../persistence/db.js";
+import { runExpecting } from "../persistence/expected.js";
 
 /** One half's source as defined; `null` when the package has no such half. */
 export interface ExtensionDefinition {
@@ -124,18 +125,10 @@ export function createExtensionStore(db: Pick<Database, "exclusive">): Extension
   const stamp = () => new Date((lastStamp = Math.max(Date.now(), lastStamp + 1)));
 
   /** Maps the Prisma failures these tables can produce to extensions codes; the gate maps the rest. */
-  const run = <T>(what: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> =>
-    db.exclusive(async (prisma) => {
-      try {
-        return await fn(prisma);
-      } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError) {
-          if (error.code === "P2002") throw new HostError("conflict:extensions", `${what} was changed concurrently; try again`, { prismaCode: error.code }, { cause: error });
-          if (error.code === "P2025") throw new HostError("not_found:extensions", `${what} not found`, { prismaCode: error.code }, { cause: error });
-        }
-        throw error;
-      }
-    });
+  const run = <T>(what: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> => runExpecting(db, {
+    P2002: (cause) => new HostError("conflict:extensions", `${what} was changed concurrently; try again`, { prismaCode: cause.code }, { cause }),
+    P2025: (cause) => new HostError("not_found:extensions", `${what} not found`, { prismaCode: cause.code }, { cause }),
+  }, fn);
   const tx = <T>(prisma: PrismaClient, fn: (t: Tx) => Promise<T>) => prisma.$transaction(fn, TX_OPTIONS);
 
   const findPackage = async (t: Tx | PrismaClient, packageId: string) => {

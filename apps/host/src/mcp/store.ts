@@ -1,7 +1,8 @@
 import { McpServerConfig } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
-import { Prisma, type PrismaClient } from "../generated/prisma/client.js";
+import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Database } from "../persistence/db.js";
+import { runExpecting } from "../persistence/expected.js";
 
 /**
  * Saved MCP server configs (MCP-10). A row holds the validated McpServerConfig as JSON; by the
@@ -43,18 +44,10 @@ export function createMcpStore(db: Pick<Database, "exclusive">, opts: { onCorrup
   const encode = (config: McpServerConfig) => ({ name: config.name, configJson: JSON.stringify(config), enabled: config.enabled });
 
   /** Maps the Prisma failures this table can produce to mcp codes; the gate maps anything else. */
-  const run = <T>(name: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> =>
-    db.exclusive(async (prisma) => {
-      try {
-        return await fn(prisma);
-      } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError) {
-          if (error.code === "P2002") throw new HostError("conflict:mcp", `An MCP server named "${name}" already exists.`, { name }, { cause: error });
-          if (error.code === "P2025") throw new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name }, { cause: error });
-        }
-        throw error;
-      }
-    });
+  const run = <T>(name: string, fn: (prisma: PrismaClient) => Promise<T>): Promise<T> => runExpecting(db, {
+    P2002: (cause) => new HostError("conflict:mcp", `An MCP server named "${name}" already exists.`, { name }, { cause }),
+    P2025: (cause) => new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name }, { cause }),
+  }, fn);
 
   return {
     list: () => run("*", async (prisma) => {
