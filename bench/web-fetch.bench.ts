@@ -15,7 +15,7 @@ import { createToolRuntime } from "../apps/host/src/agent/runtime.js";
 import { createHttpFetcher } from "../apps/host/src/web/providers/http.js";
 import { createWebService } from "../apps/host/src/web/service.js";
 import { compileAllowlist } from "../apps/host/src/web/ssrf.js";
-import { webFetchTool } from "../apps/host/src/web/web_fetch.js";
+import { webFetchTool } from "../apps/host/src/web/web-fetch.js";
 import { percentile } from "./stats.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);

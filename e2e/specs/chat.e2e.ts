@@ -1,15 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { HostProcess } from "../fixtures/host.js";
-import { createSession, send } from "../fixtures/session.js";
+import { useHost } from "../fixtures/host.js";
+import { openSession, send } from "../fixtures/session.js";
 
 test.describe("chat with a scripted model (CORE-13, CORE-15, UI-1)", () => {
-  const host = new HostProcess();
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => host.stop());
+  const host = useHost();
 
   test("text streams, read_file runs in a card, and everything survives a reload", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Readme tour");
+    await openSession(page, host, "Readme tour");
     await send(page, "Please read the README");
 
     const first = page.getByTestId("message-assistant").first();
@@ -33,8 +30,7 @@ test.describe("chat with a scripted model (CORE-13, CORE-15, UI-1)", () => {
   });
 
   test("stopping a long streaming turn records it as stopped", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Stop me");
+    await openSession(page, host, "Stop me");
     await send(page, "Tell me a long story");
     const message = page.getByTestId("message-assistant").last();
     await expect(message).toContainText("Once upon a time, Once upon a time,");
@@ -50,8 +46,7 @@ test.describe("chat with a scripted model (CORE-13, CORE-15, UI-1)", () => {
   });
 
   test("a host killed mid-turn comes back with the turn marked interrupted", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Crash me");
+    await openSession(page, host, "Crash me");
     await send(page, "Please read the README");
     await expect(page.getByTestId("message-assistant").last()).toContainText("Seam fixture workspace");
     await send(page, "crash test");
@@ -71,13 +66,10 @@ test.describe("chat with a scripted model (CORE-13, CORE-15, UI-1)", () => {
 });
 
 test.describe("direct mode without a model (CORE-14)", () => {
-  const host = new HostProcess({ model: false });
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => host.stop());
+  const host = useHost({ model: false });
 
   test("/call list_dir {} runs the tool and shows its card", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Direct");
+    await openSession(page, host, "Direct");
     await expect(page.getByTestId("mode-banner")).toContainText(/no model/i);
     await send(page, "/call list_dir {}");
     const card = page.locator('[data-testid="tool-card"][data-tool-name="list_dir"]');

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { HostProcess } from "../fixtures/host.js";
-import { createSession, send } from "../fixtures/session.js";
+import { useHost } from "../fixtures/host.js";
+import { openSession, send } from "../fixtures/session.js";
 
 /** The scripted model's turns are in scripts/extensions.json. */
 const frameOf = (page: Page, pkg: string) => page.locator(`[data-testid="extension-frame"][data-package="${pkg}"]`);
@@ -8,14 +8,11 @@ const approvalFor = (page: Page, pkg: string) => page.locator(`[data-testid="app
 const toolCard = (page: Page, name: string) => page.locator(`[data-testid="tool-card"][data-tool-name="${name}"]`);
 
 test.describe("Dynamic extensions (EXT-1..6)", () => {
-  const host = new HostProcess();
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => host.stop());
+  const host = useHost();
 
   test("counter: approve with future versions, click and model both update it, grant covers v2, revoke makes v3 ask, deny → rejected", async ({ page }) => {
     test.setTimeout(120_000);
-    await page.goto(host.url("/"));
-    await createSession(page, "Counter");
+    await openSession(page, host, "Counter");
     await send(page, "Build me a counter extension");
 
     // The run request shows the package, purpose and source; no earlier version to diff against.
@@ -94,8 +91,7 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
 
   test("a run request reaches every open page and the first answer wins", async ({ page, context }) => {
     test.setTimeout(90_000);
-    await page.goto(host.url("/"));
-    await createSession(page, "Two pages");
+    await openSession(page, host, "Two pages");
     const other = await context.newPage();
     await other.goto(host.url("/mcp"));
     await send(page, "Run the snoop extension");
@@ -113,8 +109,7 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
 
   test("a browser half that throws while rendering is refused with browser_half_failed and shown on the page", async ({ page }) => {
     test.setTimeout(60_000);
-    await page.goto(host.url("/"));
-    await createSession(page, "Broken widget");
+    await openSession(page, host, "Broken widget");
     await send(page, "Run the broken widget");
     await approvalFor(page, "broken").getByRole("button", { name: "Allow" }).click();
     const run = toolCard(page, "extension_run").last();
@@ -136,8 +131,7 @@ test.describe("Dynamic extensions (EXT-1..6)", () => {
 
   test("six running widgets on one page share one bridge stream: the page stays responsive", async ({ page }) => {
     test.setTimeout(120_000);
-    await page.goto(host.url("/"));
-    await createSession(page, "Six widgets");
+    await openSession(page, host, "Six widgets");
     await send(page, "Start six widgets");
     for (let i = 1; i <= 6; i++) {
       const card = approvalFor(page, `w${i}`);

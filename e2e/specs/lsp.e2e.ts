@@ -1,21 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { realpathSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { HostProcess } from "../fixtures/host.js";
+import { useHost } from "../fixtures/host.js";
 import { createSessionIn, send } from "../fixtures/session.js";
+import { fixtureCopy } from "../fixtures/tmp.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("../fixtures/lsp", import.meta.url));
 
 /** A fresh copy of the two-file TypeScript fixture, canonical (the host reports canonical workspaces). */
-function lspWorkspace(): string {
-  const base = join(root, "e2e", ".tmp");
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, "lsp-ws-"));
-  cpSync(fixture, dir, { recursive: true });
-  return realpathSync(dir);
-}
+const lspWorkspace = (): string => realpathSync(fixtureCopy(fixture, "lsp-ws-"));
 
 
 const serverRow = (page: Page, id: string) => page.locator(`[data-testid="lsp-server-row"][data-id="${id}"]`);
@@ -34,13 +27,8 @@ async function ensureTypescript(page: Page): Promise<void> {
 }
 
 test.describe("LSP: the lsp tool card and Settings → Language servers (LSP-3, LSP-7)", () => {
-  const host = new HostProcess();
   const workspace = lspWorkspace();
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => {
-    await host.stop();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  const host = useHost({}, () => rmSync(workspace, { recursive: true, force: true }));
 
   test("goToDefinition on a call site: the card shows path:line:col with the excerpt; settings show the running server", async ({ page }) => {
     test.setTimeout(120_000);

@@ -1,11 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { HostProcess } from "../fixtures/host.js";
-import { createSession, send, workspace } from "../fixtures/session.js";
+import { HostProcess, useHost } from "../fixtures/host.js";
+import { openSession, send, workspace } from "../fixtures/session.js";
 
 test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () => {
-  const host = new HostProcess();
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => host.stop());
+  const host = useHost();
 
   test("a missing workspace is refused inline and creates nothing", async ({ page }) => {
     await page.goto(host.url());
@@ -17,8 +15,7 @@ test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () =>
   });
 
   test("rename in the header, then delete with confirmation", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Before");
+    await openSession(page, host, "Before");
     await page.getByTestId("session-title").click();
     await page.getByTestId("session-title-input-inline").fill("After rename");
     await page.getByTestId("session-title-input-inline").press("Enter");
@@ -34,8 +31,7 @@ test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () =>
   });
 
   test("slash completion and the tool palette's schema form run tools", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Tools");
+    await openSession(page, host, "Tools");
     const composer = page.getByTestId("composer-input");
     await composer.fill("/");
     await expect(page.getByTestId("slash-menu")).toBeVisible();
@@ -54,8 +50,7 @@ test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () =>
   });
 
   test("a tool error shows its code on the card", async ({ page }) => {
-    await page.goto(host.url());
-    await createSession(page, "Errors");
+    await openSession(page, host, "Errors");
     await send(page, '/call read_file {"path": "../../../etc/passwd"}');
     const card = page.locator('[data-testid="tool-card"][data-tool-name="read_file"]');
     await expect(card).toHaveAttribute("data-status", "error");

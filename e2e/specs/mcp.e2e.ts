@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HostProcess } from "../fixtures/host.js";
+import { useHost } from "../fixtures/host.js";
 import { addStdioServer, EVERYTHING, mcpPid, serverRow } from "../fixtures/mcp.js";
 import { createSession, send } from "../fixtures/session.js";
 
@@ -9,9 +9,7 @@ import { createSession, send } from "../fixtures/session.js";
 process.env.SEAM_E2E_MCP_TOKEN = "value-from-the-host-environment";
 
 test.describe("MCP servers page (MCP-10, SEC-2, SEC-5)", () => {
-  const host = new HostProcess();
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => host.stop());
+  const host = useHost();
 
   test("add server-everything through the form, see its tools, call echo and the image tool from a chat", async ({ page }) => {
     test.setTimeout(90_000);

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HostProcess } from "../fixtures/host.js";
-import { createSessionIn, send } from "../fixtures/session.js";
+import { useHost } from "../fixtures/host.js";
+import { openSession, send } from "../fixtures/session.js";
+import { fixtureCopy } from "../fixtures/tmp.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("../fixtures/skills/workspace", import.meta.url));
 
 /**
@@ -14,10 +14,7 @@ const fixture = fileURLToPath(new URL("../fixtures/skills/workspace", import.met
  * repo itself, and the repo root's own `.git` would otherwise win).
  */
 function skillsWorkspace(): string {
-  const base = join(root, "e2e", ".tmp");
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, "skills-ws-"));
-  cpSync(fixture, dir, { recursive: true });
+  const dir = fixtureCopy(fixture, "skills-ws-");
   mkdirSync(join(dir, ".git"));
   return dir;
 }
@@ -27,13 +24,8 @@ const skillRow = (page: Page, name: string, source?: string) =>
   page.locator(`[data-testid="skill-row"][data-name="${name}"]${source ? `[data-source="${source}"]` : ""}`);
 
 test.describe("skills: page, catalog facts, /name (SKL-6, SKL-8, SKL-10)", () => {
-  const host = new HostProcess();
   const workspace = skillsWorkspace();
-  test.beforeAll(async () => host.start());
-  test.afterAll(async () => {
-    await host.stop();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  const host = useHost({}, () => rmSync(workspace, { recursive: true, force: true }));
 
   test("the skills page shows roots, candidates with layer, rank, flags and shadowing, the malformed file and a preview", async ({ page }) => {
     await page.goto(host.url("/skills"));
@@ -128,8 +120,7 @@ test.describe("skills: page, catalog facts, /name (SKL-6, SKL-8, SKL-10)", () =>
   });
 
   test("a chat turn shows the Skills available fact, listing what the model saw", async ({ page }) => {
-    await page.goto(host.url());
-    await createSessionIn(page, workspace, "Skills catalog");
+    await openSession(page, host, "Skills catalog", workspace);
     await send(page, "skills check-in");
     await expect(page.getByTestId("message-assistant").last()).toContainText("the skills catalog is in view.");
 
@@ -154,8 +145,7 @@ test.describe("skills: page, catalog facts, /name (SKL-6, SKL-8, SKL-10)", () =>
   });
 
   test("typing / offers user-invocable skills first, never the model-only one", async ({ page }) => {
-    await page.goto(host.url());
-    await createSessionIn(page, workspace, "Slash skills");
+    await openSession(page, host, "Slash skills", workspace);
     const composer = page.getByTestId("composer-input");
     await composer.fill("/");
     const menu = page.getByTestId("slash-menu");
@@ -174,8 +164,7 @@ test.describe("skills: page, catalog facts, /name (SKL-6, SKL-8, SKL-10)", () =>
   });
 
   test("/release-notes loads the skill after the message, the model replies, and an edit on disk shows in the next load", async ({ page }) => {
-    await page.goto(host.url());
-    await createSessionIn(page, workspace, "Invoke a skill");
+    await openSession(page, host, "Invoke a skill", workspace);
     await send(page, "/release-notes v1.2");
 
     const fact = page.locator('[data-testid="fact-row"][data-fact-kind="skill_invocation"]');
@@ -196,8 +185,7 @@ test.describe("skills: page, catalog facts, /name (SKL-6, SKL-8, SKL-10)", () =>
   });
 
   test("the model loads a skill with the skill tool and the card shows its body", async ({ page }) => {
-    await page.goto(host.url());
-    await createSessionIn(page, workspace, "Model loads a skill");
+    await openSession(page, host, "Model loads a skill", workspace);
     await send(page, "apply the lint policy");
     const card = page.locator('[data-testid="tool-card"][data-tool-name="skill"]');
     await expect(card).toHaveAttribute("data-status", "ok");

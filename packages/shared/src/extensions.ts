@@ -18,6 +18,12 @@ export type ExtensionRefusal = z.infer<typeof ExtensionRefusal>;
 export const ExtensionApprovalKind = z.enum(["user", "grant", "setting"]);
 export type ExtensionApprovalKind = z.infer<typeof ExtensionApprovalKind>;
 
+/** The package, and the session it belongs to, that a grant, run or run request is about. */
+const PackageInSession = z.object({ packageId: z.string(), packageName: z.string(), sessionId: z.string() });
+
+/** One version's code; a half is null when the version does not have it. */
+const VersionCode = z.object({ version: z.number().int(), hostCode: z.string().nullable(), browserCode: z.string().nullable() });
+
 export const ExtensionVersionSummary = z.object({
   version: z.number().int().positive(),
   /** sha256 of the definition (purpose, host and browser code), hex. */
@@ -39,10 +45,7 @@ export const ExtensionVersionSource = ExtensionVersionSummary.extend({
 });
 export type ExtensionVersionSource = z.infer<typeof ExtensionVersionSource>;
 
-export const ExtensionGrantView = z.object({
-  packageId: z.string(),
-  packageName: z.string(),
-  sessionId: z.string(),
+export const ExtensionGrantView = PackageInSession.extend({
   /** The version whose approval created the grant. */
   fromVersion: z.number().int(),
   grantedAt: z.string(),
@@ -56,11 +59,8 @@ export type ExtensionRunState = z.infer<typeof ExtensionRunState>;
 export const ExtensionBrowserState = z.enum(["none", "pending", "rendered", "failed"]);
 export type ExtensionBrowserState = z.infer<typeof ExtensionBrowserState>;
 
-export const ExtensionRunView = z.object({
+export const ExtensionRunView = PackageInSession.extend({
   runId: z.string(),
-  packageId: z.string(),
-  packageName: z.string(),
-  sessionId: z.string(),
   version: z.number().int(),
   state: ExtensionRunState,
   hasHost: z.boolean(),
@@ -89,17 +89,12 @@ export const ExtensionPackageView = z.object({
 export type ExtensionPackageView = z.infer<typeof ExtensionPackageView>;
 
 /** A pending run request (EXT-5). `previous` is the last version of the package a person or grant allowed. */
-export const ApprovalRequestView = z.object({
+export const ApprovalRequestView = PackageInSession.extend({
+  ...VersionCode.shape,
   id: z.string(),
-  sessionId: z.string(),
   sessionTitle: z.string(),
-  packageId: z.string(),
-  packageName: z.string(),
-  version: z.number().int(),
   purpose: z.string(),
-  hostCode: z.string().nullable(),
-  browserCode: z.string().nullable(),
-  previous: z.object({ version: z.number().int(), hostCode: z.string().nullable(), browserCode: z.string().nullable() }).nullable(),
+  previous: VersionCode.nullable(),
   requestedAt: z.string(),
 });
 export type ApprovalRequestView = z.infer<typeof ApprovalRequestView>;

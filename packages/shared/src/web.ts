@@ -175,14 +175,10 @@ export type WebHealth = z.infer<typeof WebHealth>;
 export const WebProbeInput = z.object({ kind: WebKind, id: WebProviderId });
 export type WebProbeInput = z.infer<typeof WebProbeInput>;
 
-/** The outcome of one explicit probe: one real request to one provider. */
-export const WebProbeResult = z.object({
+/** The outcome of one explicit probe (one real request to one provider): a call outcome that always has a message. */
+export const WebProbeResult = WebCallOutcome.omit({ probe: true }).extend({
   kind: WebKind,
   id: z.string(),
-  ok: z.boolean(),
-  code: z.string().nullable(),
   message: z.string(),
-  latencyMs: z.number(),
-  at: z.string(),
 });
 export type WebProbeResult = z.infer<typeof WebProbeResult>;

@@ -106,27 +106,32 @@ export function extensionTools(ext: Extensions, registry: ToolRegistry): ToolDef
         return { canonical: out, rendered: `${out.name} v${out.version} is running.${tools}${browser}` };
       },
     }),
-    defineTool({
-      name: "extension_stop",
-      capability: "extensions",
-      readOnly: false,
-      description: "Stops a running extension of this session: its tools disappear and its browser half is withdrawn. The definition stays and can be run again.",
-      input: z.strictObject({ name: ExtensionName }),
-      async run(args, ctx) {
-        const out = await ext.stop(ctx.sessionId, args.name);
-        return { canonical: out, rendered: `${out.name} v${out.version} stopped.` };
-      },
-    }),
-    defineTool({
-      name: "extension_undefine",
-      capability: "extensions",
-      readOnly: false,
-      description: "Forgets an extension of this session with all its versions, stopping it first if it runs.",
-      input: z.strictObject({ name: ExtensionName }),
-      async run(args, ctx) {
-        const out = await ext.undefine(ctx.sessionId, args.name);
-        return { canonical: out, rendered: `${out.name} and its ${out.versions} version(s) are forgotten${out.stopped ? " (it was stopped first)" : ""}.` };
-      },
-    }),
+    byName(
+      "extension_stop",
+      "Stops a running extension of this session: its tools disappear and its browser half is withdrawn. The definition stays and can be run again.",
+      (sessionId, name) => ext.stop(sessionId, name),
+      (out) => `${out.name} v${out.version} stopped.`,
+    ),
+    byName(
+      "extension_undefine",
+      "Forgets an extension of this session with all its versions, stopping it first if it runs.",
+      (sessionId, name) => ext.undefine(sessionId, name),
+      (out) => `${out.name} and its ${out.versions} version(s) are forgotten${out.stopped ? " (it was stopped first)" : ""}.`,
+    ),
   ];
+}
+
+/** A tool that changes one extension of the session, given only its name; the service's answer is the canonical result. */
+function byName<T>(name: string, description: string, act: (sessionId: string, name: string) => Promise<T>, render: (out: T) => string): ToolDef {
+  return defineTool({
+    name,
+    capability: "extensions",
+    readOnly: false,
+    description,
+    input: z.strictObject({ name: ExtensionName }),
+    async run(args, ctx) {
+      const out = await act(ctx.sessionId, args.name);
+      return { canonical: out, rendered: render(out) };
+    },
+  });
 }

@@ -16,8 +16,8 @@ import { checkDoors, ENV_VARS, envDoors, loadWebSettings, parseWebSettings, WEB_
 import { createWebService, type WebService } from "./service.js";
 import { webStatus } from "./status.js";
 import { compileAllowlist, type Allowlist, type Resolver } from "./ssrf.js";
-import { webFetchTool } from "./web_fetch.js";
-import { webSearchTool } from "./web_search.js";
+import { webFetchTool } from "./web-fetch.js";
+import { webSearchTool } from "./web-search.js";
 
 /** The query a search probe sends: harmless, stable, cheap. */
 export const PROBE_QUERY = "Seam web search connectivity check";

@@ -1,6 +1,8 @@
+import type { Stats } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { HostError } from "../core/errors.js";
+import { statOf } from "./files.js";
 
 /** The workspace directory with symlinks resolved. */
 export async function workspaceRoot(workspace: string): Promise<string> {
@@ -42,6 +44,16 @@ export async function resolveInside(workspace: string, requested: string): Promi
   }
   if (!isInside(root, real)) throw outside(requested);
   return real;
+}
+
+/** A path a tool was given, resolved inside the workspace and stat'ed; `path` is how results name it. */
+export interface Target { root: string; abs: string; path: string; stats: Stats }
+
+export async function resolveTarget(workspace: string, requested: string): Promise<Target> {
+  const root = await workspaceRoot(workspace);
+  const abs = await resolveInside(workspace, requested);
+  const path = displayPath(root, abs);
+  return { root, abs, path, stats: await statOf(abs, path) };
 }
 
 const outside = (requested: string) =>

@@ -1,13 +1,12 @@
-import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
-import { defineTool, type ToolDef } from "../agent/tool.js";
-import { displayPath, resolveInside, workspaceRoot } from "./contain.js";
-import { abortedError, BINARY_SNIFF_BYTES, formatBytes, linesWithin, statOf } from "./files.js";
+import type { ToolDef } from "../agent/tool.js";
+import { resolveTarget } from "./contain.js";
+import { workspaceTool } from "./tool.js";
+import { abortedError, BINARY_SNIFF_BYTES, formatBytes, linesWithin } from "./files.js";
 import { globToRegExp } from "./glob.js";
 
-const description = readFileSync(new URL("./grep.md", import.meta.url), "utf8").trim();
 /** Plain ESM, so it loads as-is from src/ (vitest) and from dist/ (copied by scripts/copy-assets.mjs). */
 const WORKER_URL = new URL("./grep-worker.mjs", import.meta.url);
 
@@ -69,35 +68,27 @@ export interface GrepToolOptions {
 export function grepTool(options: GrepToolOptions = {}): ToolDef {
   const maxFileBytes = options.maxFileBytes ?? GREP_MAX_FILE_BYTES;
   const deadlineMs = options.deadlineMs !== undefined && options.deadlineMs > 0 ? options.deadlineMs : GREP_DEFAULT_DEADLINE_MS;
-  return defineTool({
-    name: "grep",
-    description,
-    capability: "workspace",
-    input: Input,
-    async run(args, ctx) {
-      // Everything that can refuse the call runs here; only the search itself runs in the worker.
-      const { re, glob } = compile(args);
-      const limit = args.maxResults ?? GREP_DEFAULT_RESULTS;
-      const root = await workspaceRoot(ctx.workspace);
-      const start = await resolveInside(ctx.workspace, args.path ?? ".");
-      const startStats = await statOf(start, displayPath(root, start));
-      const job: GrepJob = {
-        root,
-        start,
-        startIsDir: startStats.isDirectory(),
-        startSize: startStats.size,
-        pattern: re.source,
-        flags: re.flags,
-        glob,
-        limit,
-        maxFileBytes,
-        lineChars: LINE_CHARS,
-        sniffBytes: BINARY_SNIFF_BYTES,
-        skipDirs: [...SKIP_DIRS],
-      };
-      const result = await searchInWorker(job, ctx.signal, deadlineMs);
-      return { canonical: result, rendered: render(result, re, displayPath(root, start), limit, maxFileBytes) };
-    },
+  return workspaceTool("grep", Input, async (args, ctx) => {
+    // Everything that can refuse the call runs here; only the search itself runs in the worker.
+    const { re, glob } = compile(args);
+    const limit = args.maxResults ?? GREP_DEFAULT_RESULTS;
+    const { root, abs: start, path: shown, stats } = await resolveTarget(ctx.workspace, args.path ?? ".");
+    const job: GrepJob = {
+      root,
+      start,
+      startIsDir: stats.isDirectory(),
+      startSize: stats.size,
+      pattern: re.source,
+      flags: re.flags,
+      glob,
+      limit,
+      maxFileBytes,
+      lineChars: LINE_CHARS,
+      sniffBytes: BINARY_SNIFF_BYTES,
+      skipDirs: [...SKIP_DIRS],
+    };
+    const result = await searchInWorker(job, ctx.signal, deadlineMs);
+    return { canonical: result, rendered: render(result, re, shown, limit, maxFileBytes) };
   });
 }
 

@@ -4,8 +4,8 @@ import { toolsRow } from "../core/capability-row.js";
 import type { Scope } from "../core/scope.js";
 import type { ToolDef } from "../agent/tool.js";
 import { grepTool } from "./grep.js";
-import { listDirTool } from "./list_dir.js";
-import { readFileTool } from "./read_file.js";
+import { listDirTool } from "./list-dir.js";
+import { readFileTool } from "./read-file.js";
 
 export interface WorkspaceLimits {
   /** read_file reads at most this many bytes of lines per call (default 256 KiB). */

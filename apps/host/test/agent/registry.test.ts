@@ -1,23 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { HostError } from "../../src/core/errors.js";
 import { createToolRegistry, type ToolChange } from "../../src/agent/registry.js";
 import { defineTool, type ToolDef } from "../../src/agent/tool.js";
+import { thrown } from "../support/errors.js";
 
 const tool = (name: string, description = `${name} tool`): ToolDef =>
   defineTool({ name, description, capability: "test", input: z.object({}), run: async () => ({ canonical: null, rendered: name }) });
 
 const names = (tools: ToolDef[]) => tools.map((t) => t.name);
-
-function thrown(fn: () => unknown): HostError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HostError) return error;
-    throw error;
-  }
-  throw new Error("expected a HostError");
-}
 
 describe("tool registry (CORE-11)", () => {
   it("shows a session the union of global tools and its own, sorted by code point", () => {

@@ -2,7 +2,8 @@ import { afterEach } from "vitest";
 import { createScope, type Scope } from "../../src/core/scope.js";
 import { createToolRegistry, type ToolRegistry } from "../../src/agent/registry.js";
 import { startHostHalf, type HostHalf, type HostHalfLimits } from "../../src/extensions/runner.js";
-import { HostError } from "../../src/core/errors.js";
+import type { HostError } from "../../src/core/errors.js";
+import { rejection } from "../support/errors.js";
 
 export const SESSION = "s1";
 
@@ -22,12 +23,4 @@ export function setup() {
 }
 
 /** Expects a failed start; returns the HostError. */
-export async function startFailure(p: Promise<HostHalf>): Promise<HostError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof HostError) return error;
-    throw error;
-  }
-  throw new Error("expected the start to fail");
-}
+export const startFailure = (p: Promise<HostHalf>): Promise<HostError> => rejection(p);

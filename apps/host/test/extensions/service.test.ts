@@ -1,7 +1,6 @@
 import type { ApprovalRequestView } from "@seam/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolRegistry, type ToolRegistry } from "../../src/agent/registry.js";
-import { HostError } from "../../src/core/errors.js";
 import { createScope, type Scope } from "../../src/core/scope.js";
 import { createExtensions, type Extensions } from "../../src/extensions/service.js";
 import { createExtensionStore } from "../../src/extensions/store.js";
@@ -10,6 +9,7 @@ import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { createWebSeam } from "../../src/web/web.js";
 import { tmpDir } from "../persistence/tmp.js";
 import { loopback, memoryStore, secretsOf } from "../web/helpers.js";
+import { rejection } from "../support/errors.js";
 
 const COUNTER_HOST = `
 let n = 0;
@@ -50,16 +50,6 @@ async function world(home?: string): Promise<World> {
 const signal = () => new AbortController().signal;
 const toolNames = (w: World, sessionId: string) => w.registry.visible(sessionId).map((t) => t.name);
 
-async function refusalOf(p: Promise<unknown>): Promise<HostError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof HostError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
-
 /** Waits for the next pending run request. */
 async function nextApproval(w: World): Promise<ApprovalRequestView> {
   for (let i = 0; i < 200; i++) {
@@ -77,6 +67,14 @@ async function runApproved(w: World, sessionId: string, name: string, allowFutur
   return running;
 }
 
+/** A world whose session s1 runs the counter extension, approved by the user. */
+async function runningCounter(): Promise<World> {
+  const w = await world();
+  await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
+  await runApproved(w, w.s1, "counter");
+  return w;
+}
+
 async function callTool(w: World, sessionId: string, name: string, args: unknown = {}) {
   const tool = w.registry.visible(sessionId).find((t) => t.name === name);
   if (!tool) throw new Error(`${name} is not visible`);
@@ -86,17 +84,17 @@ async function callTool(w: World, sessionId: string, name: string, args: unknown
 describe("extension_define (EXT-1, EXT-2)", () => {
   it("refuses an unparseable half with its line and records nothing", async () => {
     const w = await world();
-    const error = await refusalOf(w.ext.define(w.s1, { name: "broken", purpose: "p", host: "let a = 1;\nlet b = ;\n" }));
+    const error = await rejection(w.ext.define(w.s1, { name: "broken", purpose: "p", host: "let a = 1;\nlet b = ;\n" }));
     expect(error.publicCode).toBe("syntax_error");
     expect(error.message).toMatch(/line 2/);
-    const browser = await refusalOf(w.ext.define(w.s1, { name: "broken", purpose: "p", browser: "seam.root.textContent = 'x'\n}" }));
+    const browser = await rejection(w.ext.define(w.s1, { name: "broken", purpose: "p", browser: "seam.root.textContent = 'x'\n}" }));
     expect(browser.message).toMatch(/browser half.*line 2/s);
     expect(await w.ext.packages(w.s1)).toEqual([]);
   });
 
   it("refuses a definition without any half", async () => {
     const w = await world();
-    const error = await refusalOf(w.ext.define(w.s1, { name: "empty", purpose: "p", host: "  " }));
+    const error = await rejection(w.ext.define(w.s1, { name: "empty", purpose: "p", host: "  " }));
     expect(error.code).toBe("bad_input:extensions");
   });
 
@@ -117,9 +115,9 @@ describe("extension_define (EXT-1, EXT-2)", () => {
     const w = await world();
     await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
     expect(await w.ext.packages(w.s2)).toEqual([]);
-    expect((await refusalOf(w.ext.run(w.s2, { name: "counter" }, signal()))).publicCode).toBe("definition_missing");
-    expect((await refusalOf(w.ext.stop(w.s2, "counter"))).publicCode).toBe("definition_missing");
-    expect((await refusalOf(w.ext.undefine(w.s2, "counter"))).publicCode).toBe("definition_missing");
+    expect((await rejection(w.ext.run(w.s2, { name: "counter" }, signal()))).publicCode).toBe("definition_missing");
+    expect((await rejection(w.ext.stop(w.s2, "counter"))).publicCode).toBe("definition_missing");
+    expect((await rejection(w.ext.undefine(w.s2, "counter"))).publicCode).toBe("definition_missing");
     // The page sees every session's packages.
     expect((await w.ext.api.snapshot()).packages.map((p) => [p.name, p.sessionTitle])).toEqual([["counter", "one"]]);
   });
@@ -147,7 +145,7 @@ describe("extension_run approvals (EXT-5)", () => {
     await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
     const running = w.ext.run(w.s1, { name: "counter" }, signal());
     await w.ext.api.answer({ id: (await nextApproval(w)).id, decision: "deny" });
-    expect((await refusalOf(running)).publicCode).toBe("rejected");
+    expect((await rejection(running)).publicCode).toBe("rejected");
     expect(toolNames(w, w.s1)).not.toContain("counter_increment");
     const snap = await w.ext.api.snapshot();
     expect(snap.runs[0]).toMatchObject({ state: "rejected" });
@@ -160,11 +158,11 @@ describe("extension_run approvals (EXT-5)", () => {
     const running = w.ext.run(w.s1, { name: "counter" }, signal());
     const { id } = await nextApproval(w);
     await w.ext.api.answer({ id, decision: "allow" });
-    const late = await refusalOf(w.ext.api.answer({ id, decision: "deny" }));
+    const late = await rejection(w.ext.api.answer({ id, decision: "deny" }));
     expect(late).toMatchObject({ code: "conflict:extensions" });
     expect(late.publicCode).toBe("already_answered");
     expect((await running).state).toBe("running");
-    expect((await refusalOf(w.ext.api.answer({ id: "nope", decision: "allow" }))).code).toBe("not_found:extensions");
+    expect((await rejection(w.ext.api.answer({ id: "nope", decision: "allow" }))).code).toBe("not_found:extensions");
   });
 
   it("waits until the turn is cancelled, then withdraws the request", async () => {
@@ -174,9 +172,9 @@ describe("extension_run approvals (EXT-5)", () => {
     const running = w.ext.run(w.s1, { name: "counter" }, turn.signal);
     const { id } = await nextApproval(w);
     turn.abort();
-    expect((await refusalOf(running)).publicCode).toBe("cancelled");
+    expect((await rejection(running)).publicCode).toBe("cancelled");
     expect((await w.ext.api.snapshot()).approvals).toEqual([]);
-    expect((await refusalOf(w.ext.api.answer({ id, decision: "allow" }))).publicCode).toBe("withdrawn");
+    expect((await rejection(w.ext.api.answer({ id, decision: "allow" }))).publicCode).toBe("withdrawn");
     expect(toolNames(w, w.s1)).not.toContain("counter_increment");
   });
 
@@ -194,19 +192,17 @@ describe("extension_run approvals (EXT-5)", () => {
     expect(snap.packages[0]!.grant).toMatchObject({ fromVersion: 1 });
 
     await w.ext.api.revokeGrant({ packageId: snap.packages[0]!.id });
-    expect((await refusalOf(w.ext.api.revokeGrant({ packageId: snap.packages[0]!.id }))).publicCode).toBe("no_grant");
+    expect((await rejection(w.ext.api.revokeGrant({ packageId: snap.packages[0]!.id }))).publicCode).toBe("no_grant");
     await w.ext.define(w.s1, { name: "counter", purpose: "count", host: `${COUNTER_HOST}// v3\n` });
     const v3 = w.ext.run(w.s1, { name: "counter" }, signal());
     const request = await nextApproval(w);
     expect(request).toMatchObject({ version: 3, previous: { version: 2 } });
     await w.ext.api.answer({ id: request.id, decision: "deny" });
-    expect((await refusalOf(v3)).publicCode).toBe("rejected");
+    expect((await rejection(v3)).publicCode).toBe("rejected");
   });
 
   it("runs a version the user already allowed again without asking", async () => {
-    const w = await world();
-    await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
-    await runApproved(w, w.s1, "counter");
+    const w = await runningCounter();
     await w.ext.stop(w.s1, "counter");
     expect((await w.ext.run(w.s1, { name: "counter" }, signal())).approvedBy).toBe("earlier");
   });
@@ -227,19 +223,17 @@ describe("extension_run approvals (EXT-5)", () => {
 
 describe("runs, stop and undefine (EXT-1, EXT-3)", () => {
   it("stop disposes everything the host half registered; the definition stays runnable", async () => {
-    const w = await world();
-    await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
-    await runApproved(w, w.s1, "counter");
+    const w = await runningCounter();
     expect(await w.ext.stop(w.s1, "counter")).toEqual({ name: "counter", version: 1, stopped: true });
     expect(toolNames(w, w.s1)).not.toContain("counter_increment");
-    expect((await refusalOf(w.ext.stop(w.s1, "counter"))).publicCode).toBe("not_running");
+    expect((await rejection(w.ext.stop(w.s1, "counter"))).publicCode).toBe("not_running");
     expect((await w.ext.run(w.s1, { name: "counter" }, signal())).state).toBe("running");
   });
 
   it("a host half that throws at the top level refuses with host_half_failed and leaves nothing behind", async () => {
     const w = await world();
     await w.ext.define(w.s1, { name: "bad", purpose: "p", host: `api.tools.register({ name: "bad_tool" }, () => 1);\nthrow new Error("boom");` });
-    const error = await refusalOf(runApproved(w, w.s1, "bad"));
+    const error = await rejection(runApproved(w, w.s1, "bad"));
     expect(error.publicCode).toBe("host_half_failed");
     expect(error.message).toMatch(/boom/);
     expect(toolNames(w, w.s1)).not.toContain("bad_tool");
@@ -249,19 +243,29 @@ describe("runs, stop and undefine (EXT-1, EXT-3)", () => {
   it("unknown versions are definition_missing", async () => {
     const w = await world();
     await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
-    const error = await refusalOf(w.ext.run(w.s1, { name: "counter", version: 7 }, signal()));
+    const error = await rejection(w.ext.run(w.s1, { name: "counter", version: 7 }, signal()));
     expect(error.publicCode).toBe("definition_missing");
     expect(error.message).toMatch(/no version 7/);
   });
 
+  it("extension_stop and extension_undefine take only a name and show the model the service's answer", async () => {
+    const w = await runningCounter();
+    const tools = extensionTools(w.ext, w.registry);
+    const tool = (name: string) => tools.find((t) => t.name === name)!;
+    const call = (name: string) => tool(name).run({ name: "counter" }, { signal: signal(), sessionId: w.s1, workspace: w.home, callId: name });
+    expect(tool("extension_stop")).toMatchObject({ capability: "extensions", readOnly: false, approval: "auto" });
+    expect(tool("extension_stop").parse({ name: "counter", version: 1 }).ok).toBe(false);
+    expect(tool("extension_undefine").parse({ name: "counter" }).ok).toBe(true);
+    expect(await call("extension_stop")).toEqual({ canonical: { name: "counter", version: 1, stopped: true }, rendered: "counter v1 stopped." });
+    expect(await call("extension_undefine")).toEqual({ canonical: { name: "counter", versions: 1, stopped: false }, rendered: "counter and its 1 version(s) are forgotten." });
+  });
+
   it("undefine stops the run and forgets every version", async () => {
-    const w = await world();
-    await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
-    await runApproved(w, w.s1, "counter");
+    const w = await runningCounter();
     expect(await w.ext.undefine(w.s1, "counter")).toEqual({ name: "counter", versions: 1, stopped: true });
     expect(toolNames(w, w.s1)).not.toContain("counter_increment");
     expect(await w.ext.packages(w.s1)).toEqual([]);
-    expect((await refusalOf(w.ext.run(w.s1, { name: "counter" }, signal()))).publicCode).toBe("definition_missing");
+    expect((await rejection(w.ext.run(w.s1, { name: "counter" }, signal()))).publicCode).toBe("definition_missing");
   });
 
   it("a deleted session's runs stop and its requests are withdrawn", async () => {
@@ -269,7 +273,7 @@ describe("runs, stop and undefine (EXT-1, EXT-3)", () => {
     await w.ext.define(w.s1, { name: "counter", purpose: "count", host: COUNTER_HOST });
     await w.ext.define(w.s1, { name: "other", purpose: "count", host: COUNTER_HOST.replace("counter_increment", "other_tool") });
     await runApproved(w, w.s1, "counter");
-    const waiting = refusalOf(w.ext.run(w.s1, { name: "other" }, signal()));
+    const waiting = rejection(w.ext.run(w.s1, { name: "other" }, signal()));
     await nextApproval(w);
     await w.ext.forgetSession(w.s1);
     expect((await waiting).publicCode).toBe("cancelled");
@@ -308,10 +312,10 @@ describe("the browser bridge (EXT-3, EXT-4)", () => {
     // The model's tool call reaches the page too (host → browser).
     await callTool(w, w.s1, "counter_increment");
     expect((await messages.next()).value).toEqual({ runId: out.runId, message: { n: 2 } });
-    expect((await refusalOf(w.ext.api.call({ runId: out.runId, method: "missing", params: null }))).code).toBe("not_found:extensions");
+    expect((await rejection(w.ext.api.call({ runId: out.runId, method: "missing", params: null }))).code).toBe("not_found:extensions");
     page.abort();
     await w.ext.stop(w.s1, "counter");
-    expect((await refusalOf(w.ext.api.call({ runId: out.runId, method: "get", params: null }))).publicCode).toBe("not_running");
+    expect((await rejection(w.ext.api.call({ runId: out.runId, method: "get", params: null }))).publicCode).toBe("not_running");
   });
 
   it("ends the bridge when the run ends", async () => {
@@ -360,7 +364,7 @@ describe("the browser bridge (EXT-3, EXT-4)", () => {
       if (!runId) await new Promise((r) => setTimeout(r, 10));
     }
     await w.ext.api.reportBrowser({ runId: runId!, ok: false, message: "ReferenceError: nope is not defined (line 1)" });
-    const error = await refusalOf(running);
+    const error = await rejection(running);
     expect(error.publicCode).toBe("browser_half_failed");
     expect(error.message).toMatch(/nope is not defined/);
     expect(toolNames(w, w.s1)).not.toContain("counter_increment");

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ModelSettings } from "@seam/shared";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { HostError } from "../../src/core/errors.js";
 import { createModel, keyEnvFor, MODEL_PRESETS, settingsFromPreset } from "../../src/llm/llm.js";
 import { createSecretSource } from "../../src/llm/secrets.js";
 import { collect, settings, startScriptedModel, TEST_KEY } from "./helpers.js";
+import { thrown } from "../support/errors.js";
 
 let home: string;
 beforeEach(() => { home = mkdtempSync(join(tmpdir(), "seam-secrets-")); });
@@ -17,16 +17,6 @@ function writeSecrets(content: string, mode = 0o600): string {
   writeFileSync(file, content, { mode });
   chmodSync(file, mode); // the umask may have narrowed `mode`
   return file;
-}
-
-function thrown(fn: () => unknown): HostError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(HostError);
-    return e as HostError;
-  }
-  throw new Error("expected a HostError");
 }
 
 describe("createSecretSource (SEC-2)", () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HostError } from "../../src/core/errors.js";
 import { createProviderRegistry, lastExtension, normalizeExtension } from "../../src/lsp/registry.js";
-
-const thrown = (fn: () => unknown): HostError => {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HostError) return error;
-    throw error;
-  }
-  throw new Error("expected a HostError");
-};
+import { thrown } from "../support/errors.js";
 
 describe("provider registry (LSP-2)", () => {
   it("normalizes extensions to lowercase with a leading dot, and refuses what cannot be one", () => {

@@ -5,9 +5,9 @@ import { createToolRegistry, type ToolRegistry } from "../../src/agent/registry.
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createMcpHub, type McpHub } from "../../src/mcp/hub.js";
-import { createTransport, type TransportFactory, type TransportHandle } from "../../src/mcp/transport.js";
+import { createTransport, type TransportFactory } from "../../src/mcp/transport.js";
 import type { McpCanonicalResult } from "../../src/mcp/results.js";
-import { everythingStdio, invoker, ManualClock, memoryLog, startEverythingHttp, waitForState } from "./helpers.js";
+import { everythingStdio, invoker, ManualClock, memoryLog, recordingTransport, startEverythingHttp, waitForState } from "./helpers.js";
 
 /** What both transports must show against the real reference server. */
 async function exercise(hub: McpHub, registry: ToolRegistry) {
@@ -126,12 +126,7 @@ describe("against @modelcontextprotocol/server-everything", () => {
     await using scope = createScope("test");
     const clock = new ManualClock();
     const server = await startEverythingHttp(scope.child("server"));
-    const handles: TransportHandle[] = [];
-    const transport: TransportFactory = (s, config) => {
-      const handle = createTransport(s, config);
-      handles.push(handle);
-      return handle;
-    };
+    const { transport, handles } = recordingTransport();
     const registry = createToolRegistry();
     const hub = createMcpHub(scope, { registry, log: memoryLog(), clock, transport });
     await hub.start({ name: "everything", transport: { type: "http", url: server.url } });
@@ -155,12 +150,7 @@ describe("Streamable HTTP session lifecycle", () => {
   it("stop() ends the session on the server", async () => {
     await using scope = createScope("test");
     const server = await startEverythingHttp(scope.child("server"));
-    const handles: TransportHandle[] = [];
-    const transport: TransportFactory = (s, config) => {
-      const handle = createTransport(s, config);
-      handles.push(handle);
-      return handle;
-    };
+    const { transport, handles } = recordingTransport();
     const hub = createMcpHub(scope, { registry: createToolRegistry(), log: memoryLog(), transport });
     await hub.start({ name: "everything", transport: { type: "http", url: server.url } });
     const session = (handles[0]!.transport as StreamableHTTPClientTransport).sessionId!;

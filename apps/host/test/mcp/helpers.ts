@@ -13,6 +13,7 @@ import { createToolRuntime, type ToolOutcome, type ToolRuntime } from "../../src
 import type { ToolRegistry } from "../../src/agent/registry.js";
 import type { McpHub } from "../../src/mcp/hub.js";
 import type { Clock, TimerLabel } from "../../src/mcp/supervisor.js";
+import { createTransport, type TransportFactory, type TransportHandle } from "../../src/mcp/transport.js";
 import type { FixtureState } from "../fixture/mcp/server.js";
 export { isRunning } from "../support/process.js";
 
@@ -129,3 +130,13 @@ export async function waitForState(hub: McpHub, name: string, state: McpServerSt
   return hub.get(name)!;
 }
 
+/** The real transport factory, keeping every handle it creates (the latest last). */
+export function recordingTransport(): { transport: TransportFactory; handles: TransportHandle[] } {
+  const handles: TransportHandle[] = [];
+  const transport: TransportFactory = (scope, config) => {
+    const handle = createTransport(scope, config);
+    handles.push(handle);
+    return handle;
+  };
+  return { transport, handles };
+}

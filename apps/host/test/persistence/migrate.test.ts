@@ -18,6 +18,16 @@ function columns(file: string, table: string): string[] {
   }
 }
 
+/** A copy of prisma/ under `dir` (schema and migrations, free to edit) and a database `file` in `dir` migrated from it. */
+async function deployedCopy(dir: string, file: string) {
+  const prismaDir = join(dir, "prisma");
+  cpSync(paths.prismaDir, prismaDir, { recursive: true });
+  const copy = { schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") };
+  const url = `file:${join(dir, file)}`;
+  await deployMigrations({ ...copy, url });
+  return { copy, url };
+}
+
 describe("migrations (CORE-16)", () => {
   it("the migrated database matches schema.prisma: no drift", async () => {
     await using dir = tmpDir();
@@ -69,11 +79,7 @@ describe("migrations (CORE-16)", () => {
 
   it("evolves the schema: a table redefinition is created, replayed in the shadow DB and deployed with data kept", async () => {
     await using dir = tmpDir();
-    const prismaDir = join(dir.path, "prisma");
-    cpSync(paths.prismaDir, prismaDir, { recursive: true });
-    const evolved = { schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") };
-    const url = `file:${join(dir.path, "evolve.db")}`;
-    await deployMigrations({ ...evolved, url });
+    const { copy: evolved, url } = await deployedCopy(dir.path, "evolve.db");
     const before = new BetterSqlite3(join(dir.path, "evolve.db"));
     before.prepare(`INSERT INTO "Setting" ("key", "valueJson", "updatedAt") VALUES ('theme', '"dark"', CURRENT_TIMESTAMP)`).run();
     before.close();
@@ -105,11 +111,7 @@ describe("migrations (CORE-16)", () => {
 
   it("reports an edited migration and a missing schema", async () => {
     await using dir = tmpDir();
-    const prismaDir = join(dir.path, "prisma");
-    cpSync(paths.prismaDir, prismaDir, { recursive: true });
-    const copy = { schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") };
-    const url = `file:${join(dir.path, "edit.db")}`;
-    await deployMigrations({ ...copy, url });
+    const { copy, url } = await deployedCopy(dir.path, "edit.db");
     const [first] = readMigrations(copy.migrationsDir).migrationDirectories;
     const file = join(copy.migrationsDir, first!.path, "migration.sql");
     writeFileSync(file, `${readFileSync(file, "utf8")}\n-- edited\n`);

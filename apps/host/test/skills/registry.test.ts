@@ -167,44 +167,28 @@ describe("observation cache (SKL-4)", () => {
     expect(p.state.calls).toBe(4);
   });
 
-  it("a revision change during discovery retries once and then caches", async () => {
+  // The provider lists one candidate `v<call>` and invalidates the registry during the calls `races` picks.
+  it.each([
+    { title: "a revision change during discovery retries once and then caches", races: (call: number) => call === 1, complete: true, callsAfterRepeat: 2 },
+    { title: "a second race returns the latest candidates marked incomplete, uncached", races: () => true, complete: false, callsAfterRepeat: 4 },
+  ])("$title", async ({ races, complete, callsAfterRepeat }) => {
     const registry = createSkillRegistry({ log: quietLog() });
     let calls = 0;
     registry.addProvider({
       id: "racy",
       async list() {
         calls += 1;
-        if (calls === 1) registry.invalidate("changed mid-discovery");
-        return [cand(calls === 1 ? "stale" : "fresh", 1)];
-      },
-      get: async () => null,
-    });
-    const obs = await registry.list({ cwd: "/a" });
-    expect(calls).toBe(2);
-    expect(obs.complete).toBe(true);
-    expect(obs.candidates.map((c) => c.name)).toEqual(["fresh"]);
-    await registry.list({ cwd: "/a" });
-    expect(calls).toBe(2);
-  });
-
-  it("a second race returns the latest candidates marked incomplete, uncached", async () => {
-    const registry = createSkillRegistry({ log: quietLog() });
-    let calls = 0;
-    registry.addProvider({
-      id: "always-racy",
-      async list() {
-        calls += 1;
-        registry.invalidate("changed again");
+        if (races(calls)) registry.invalidate(`changed during list call ${calls}`);
         return [cand(`v${calls}`, 1)];
       },
       get: async () => null,
     });
     const obs = await registry.list({ cwd: "/a" });
     expect(calls).toBe(2);
-    expect(obs.complete).toBe(false);
+    expect(obs.complete).toBe(complete);
     expect(obs.candidates.map((c) => c.name)).toEqual(["v2"]);
     await registry.list({ cwd: "/a" });
-    expect(calls).toBe(4);
+    expect(calls).toBe(callsAfterRepeat);
   });
 
   it("a cancelled lookup rejects", async () => {

@@ -1,8 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Entry } from "../../src/skills/registry.js";
 import type { WatcherFactory, WatchRequest } from "../../src/skills/watch.js";
-import { roots, skillsFixture } from "./fixture.js";
+import { roots, skillsFixture, type SkillsFixture } from "./fixture.js";
 
 const nextChange = (skills: { onChange(fn: (e: { reason: string }) => void): () => void }, match: (reason: string) => boolean = () => true) =>
   new Promise<string>((resolve) => {
@@ -12,6 +13,16 @@ const nextChange = (skills: { onChange(fn: (e: { reason: string }) => void): () 
       resolve(e.reason);
     });
   });
+
+/** Reads the catalog again on every change until a candidate matches (a root is armed and scanned a little later). */
+async function listUntil(fx: SkillsFixture, match: (candidate: Entry) => boolean): Promise<void> {
+  for (;;) {
+    const waiting = nextChange(fx.skills);
+    const obs = await fx.skills.list(fx.workspace);
+    if (obs.candidates.some(match)) return;
+    await waiting;
+  }
+}
 
 describe("host watchers (SKL-4, chokidar)", () => {
   it("a new skill file shows up after the change event, without explicit invalidation", async () => {
@@ -32,13 +43,7 @@ describe("host watchers (SKL-4, chokidar)", () => {
     const changed = nextChange(fx.skills);
     await fx.bundle(roots.userAgents, "late", "root created after the first read");
     await changed;
-    // Keep reading on change until the new root is armed and scanned; each read is complete.
-    for (;;) {
-      const waiting = nextChange(fx.skills);
-      const obs = await fx.skills.list(fx.workspace);
-      if (obs.candidates.some((c) => c.name === "late")) break;
-      await waiting;
-    }
+    await listUntil(fx, (c) => c.name === "late");
   });
 
   it("a removed root is noticed and followed again when it comes back", async () => {
@@ -53,12 +58,7 @@ describe("host watchers (SKL-4, chokidar)", () => {
     const back = nextChange(fx.skills);
     await fx.bundle(roots.userDsh, "comes-and-goes", "back");
     await back;
-    for (;;) {
-      const waiting = nextChange(fx.skills);
-      const obs = await fx.skills.list(fx.workspace);
-      if (obs.candidates.some((c) => c.description === "back")) break;
-      await waiting;
-    }
+    await listUntil(fx, (c) => c.description === "back");
   });
 
   it("resource files inside a bundle do not invalidate the catalog; entries and SKILL.md do", async () => {

@@ -1,24 +1,14 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HostError } from "../../src/core/errors.js";
 import { createHttpFetcher, DEFAULT_FETCH_LIMITS, USER_AGENT, type FetchLimits } from "../../src/web/providers/http.js";
 import { compileAllowlist, type Resolver } from "../../src/web/ssrf.js";
 import { loopback, neverAborted, type Loopback } from "./helpers.js";
+import { rejection } from "../support/errors.js";
 
 const ALLOW = compileAllowlist(["127.0.0.1"]);
 const fetcher = (limits: Partial<FetchLimits> = {}, resolve?: Resolver) => createHttpFetcher({ allowlist: () => ALLOW, limits, resolve });
 const get = (url: string, limits: Partial<FetchLimits> = {}, signal = neverAborted()) => fetcher(limits).fetch({ url }, { signal });
-
-async function failure(p: Promise<unknown>): Promise<HostError> {
-  try {
-    await p;
-  } catch (error) {
-    expect(error).toBeInstanceOf(HostError);
-    return error as HostError;
-  }
-  throw new Error("expected a failure");
-}
 
 let servers: Loopback[] = [];
 const serve = async (...args: Parameters<typeof loopback>) => {
@@ -79,7 +69,7 @@ describe("HTTP fetcher results (WEB-5, WEB-8)", () => {
   it("a cross-origin redirect is blocked_redirect naming the target, which is never contacted", async () => {
     const other = await serve((_req, res) => res.end("other"));
     const s = await serve((_req, res) => res.writeHead(302, { location: `${other.url}/landing` }).end());
-    const error = await failure(get(`${s.url}/go`));
+    const error = await rejection(get(`${s.url}/go`));
     expect(error.publicCode).toBe("blocked_redirect");
     expect(error.message).toContain(`${other.url}/landing`);
     expect(error.data?.target).toBe(`${other.url}/landing`);
@@ -92,7 +82,7 @@ describe("HTTP fetcher results (WEB-5, WEB-8)", () => {
     subscribe("net.client.socket", count);
     try {
       const s = await serve((_req, res) => res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end());
-      const error = await failure(get(s.url));
+      const error = await rejection(get(s.url));
       expect(error.publicCode).toBe("blocked_redirect");
       expect(error.message).toContain("http://169.254.169.254/latest/meta-data/");
       expect(sockets).toBe(1); // only the allowlisted first hop
@@ -103,7 +93,7 @@ describe("HTTP fetcher results (WEB-5, WEB-8)", () => {
 
   it("caps a redirect loop", async () => {
     const s = await serve((_req, res) => res.writeHead(302, { location: "/loop" }).end());
-    const error = await failure(get(`${s.url}/loop`));
+    const error = await rejection(get(`${s.url}/loop`));
     expect(error.publicCode).toBe("blocked_redirect");
     expect(error.message).toContain("Stopped after 5 redirects");
     expect(s.requests).toHaveLength(DEFAULT_FETCH_LIMITS.maxRedirects + 1);
@@ -111,7 +101,7 @@ describe("HTTP fetcher results (WEB-5, WEB-8)", () => {
 
   it("maxRedirects 0 follows none", async () => {
     const s = await serve((_req, res) => res.writeHead(302, { location: "/x" }).end());
-    expect((await failure(get(s.url, { maxRedirects: 0 }))).publicCode).toBe("blocked_redirect");
+    expect((await rejection(get(s.url, { maxRedirects: 0 }))).publicCode).toBe("blocked_redirect");
     expect(s.requests).toHaveLength(1);
   });
 
@@ -141,7 +131,7 @@ describe("HTTP fetcher refusals (WEB-8)", () => {
       res.writeHead(200).end("mystery");
     });
     for (const path of ["/png", "/bin", "/sse", "/none"]) {
-      const error = await failure(get(`${s.url}${path}`));
+      const error = await rejection(get(`${s.url}${path}`));
       expect(error.publicCode, path).toBe("unsupported_content_type");
     }
   });
@@ -150,7 +140,7 @@ describe("HTTP fetcher refusals (WEB-8)", () => {
     const s = await serve((_req, res) => res.end("x"));
     const host = new URL(s.url).host;
     for (const url of [`http://user:pass@${host}/`, `http://user@${host}/`, "ftp://example.com/file", "file:///etc/passwd", "javascript:alert(1)", "not a url", `${s.url}/${"a".repeat(2_100)}`]) {
-      const error = await failure(get(url));
+      const error = await rejection(get(url));
       expect(error.publicCode, url).toBe("invalid_url");
     }
     expect(s.connections()).toBe(0);
@@ -171,7 +161,7 @@ describe("HTTP fetcher refusals (WEB-8)", () => {
       res.on("close", () => undefined);
       pump();
     });
-    const error = await failure(get(s.url));
+    const error = await rejection(get(s.url));
     expect(error.publicCode).toBe("too_large");
     expect(written).toBeLessThan(50_000_000);
   });
@@ -202,7 +192,7 @@ describe("HTTP fetcher refusals (WEB-8)", () => {
       peak = Math.max(peak, m.heapUsed + m.arrayBuffers - (base.heapUsed + base.arrayBuffers));
     }, 2);
     try {
-      const error = await failure(get(s.url));
+      const error = await rejection(get(s.url));
       expect(error.publicCode).toBe("too_large");
       expect(error.message).toContain("5,000,000 bytes");
     } finally {
@@ -217,13 +207,13 @@ describe("HTTP fetcher refusals (WEB-8)", () => {
 
   it("times out a server that never answers and one that trickles its body", async () => {
     const silent = await serve(() => undefined);
-    expect((await failure(get(silent.url, { timeoutMs: 300 }))).publicCode).toBe("timeout");
+    expect((await rejection(get(silent.url, { timeoutMs: 300 }))).publicCode).toBe("timeout");
     const trickle = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
       const t = setInterval(() => res.write("."), 50);
       res.on("close", () => clearInterval(t));
     });
-    expect((await failure(get(trickle.url, { timeoutMs: 300 }))).publicCode).toBe("timeout");
+    expect((await rejection(get(trickle.url, { timeoutMs: 300 }))).publicCode).toBe("timeout");
   });
 
   it("the caller's abort is `aborted`, also mid-body", async () => {
@@ -234,7 +224,7 @@ describe("HTTP fetcher refusals (WEB-8)", () => {
     const controller = new AbortController();
     const pending = get(s.url, {}, controller.signal);
     setTimeout(() => controller.abort(), 50);
-    expect((await failure(pending)).publicCode).toBe("aborted");
+    expect((await rejection(pending)).publicCode).toBe("aborted");
   });
 
   it("rejects invalid limits at construction", () => {
@@ -260,7 +250,7 @@ describe("declared-charset decoding (WEB-8)", () => {
     expect((await get(`${s.url}/latin1`)).body.content).toBe("café ©");
     expect((await get(`${s.url}/sjis`)).body.content).toBe("日本語");
     expect((await get(`${s.url}/meta`)).body.content).toContain("<p>日本語</p>");
-    expect((await failure(get(`${s.url}/unknown`))).publicCode).toBe("unsupported_content_type");
+    expect((await rejection(get(`${s.url}/unknown`))).publicCode).toBe("unsupported_content_type");
   });
 });
 
@@ -296,7 +286,7 @@ describe("connection pinning against DNS rebinding (WEB-9)", () => {
     // The same name now answers 10.0.0.1: the next hop re-resolves and is refused before connecting.
     asked.length = 0;
     answers.splice(0, answers.length, "127.0.0.1", "10.0.0.1");
-    const error = await failure(f.fetch({ url: `http://rebind.test:${s.port}/hop` }, { signal: neverAborted() }));
+    const error = await rejection(f.fetch({ url: `http://rebind.test:${s.port}/hop` }, { signal: neverAborted() }));
     expect(error.publicCode).toBe("blocked_url");
     expect(error.message).toContain("10.0.0.1");
     expect(asked).toEqual(["rebind.test", "rebind.test"]);
@@ -306,7 +296,7 @@ describe("connection pinning against DNS rebinding (WEB-9)", () => {
 
   it("a name resolving to the metadata address is refused without a socket", async () => {
     const f = fetcher({}, async () => [{ address: "169.254.169.254", family: 4 }]);
-    const error = await failure(f.fetch({ url: "http://instance-metadata.test/latest/" }, { signal: neverAborted() }));
+    const error = await rejection(f.fetch({ url: "http://instance-metadata.test/latest/" }, { signal: neverAborted() }));
     expect(error.publicCode).toBe("blocked_url");
     expect(error.message).toContain("cloud metadata");
     expect(sockets).toBe(0);

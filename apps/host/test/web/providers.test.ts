@@ -1,11 +1,11 @@
 import { WebSettings, type WebProviderOptions } from "@seam/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import { HostError } from "../../src/core/errors.js";
 import type { CallContext } from "../../src/web/provider.js";
 import { createDeepSeekProvider } from "../../src/web/providers/deepseek.js";
 import { createExaProvider } from "../../src/web/providers/exa.js";
 import { createPerplexityProvider } from "../../src/web/providers/perplexity.js";
 import { loopback, neverAborted, secretsOf, type Handler, type Loopback } from "./helpers.js";
+import { rejection } from "../support/errors.js";
 
 const KEY = "sk-web-test-0123456789";
 
@@ -35,16 +35,6 @@ function settingsFor(id: string, options: WebProviderOptions) {
 }
 
 const ctx = (): CallContext => ({ signal: neverAborted(), sessionId: "s1", callId: "c1" });
-
-async function failure(p: Promise<unknown>): Promise<HostError> {
-  try {
-    await p;
-  } catch (error) {
-    expect(error).toBeInstanceOf(HostError);
-    return error as HostError;
-  }
-  throw new Error("expected a failure");
-}
 
 describe("Exa adapter (WEB-10)", () => {
   const exa = (baseURL: string, keys: Record<string, string> = { EXA_API_KEY: KEY }, extra: WebProviderOptions = {}) =>
@@ -82,9 +72,9 @@ describe("Exa adapter (WEB-10)", () => {
   });
 
   it("malformed responses are invalid_response; HTTP errors are provider_failed without the key", async () => {
-    expect((await failure(exa((await fake({ nope: 1 })).url).search({ query: "q", maxResults: 3 }, ctx()))).publicCode).toBe("invalid_response");
-    expect((await failure(exa((await fake("<html>oops</html>")).url).search({ query: "q", maxResults: 3 }, ctx()))).publicCode).toBe("invalid_response");
-    const denied = await failure(exa((await fake({ error: "Invalid API key" }, 401)).url).search({ query: "q", maxResults: 3 }, ctx()));
+    expect((await rejection(exa((await fake({ nope: 1 })).url).search({ query: "q", maxResults: 3 }, ctx()))).publicCode).toBe("invalid_response");
+    expect((await rejection(exa((await fake("<html>oops</html>")).url).search({ query: "q", maxResults: 3 }, ctx()))).publicCode).toBe("invalid_response");
+    const denied = await rejection(exa((await fake({ error: "Invalid API key" }, 401)).url).search({ query: "q", maxResults: 3 }, ctx()));
     expect(denied.publicCode).toBe("provider_failed");
     expect(denied.message).toContain("HTTP 401: Invalid API key");
     expect(denied.message).toContain("Check the API key");
@@ -94,7 +84,7 @@ describe("Exa adapter (WEB-10)", () => {
   it("refuses redirects from the endpoint", async () => {
     const target = await fake({ results: [] });
     const s = await fake((_req, res) => res.writeHead(307, { location: `${target.url}/search` }).end());
-    const error = await failure(exa(s.url).search({ query: "q", maxResults: 3 }, ctx()));
+    const error = await rejection(exa(s.url).search({ query: "q", maxResults: 3 }, ctx()));
     expect(error.publicCode).toBe("provider_failed");
     expect(error.message).toContain("redirect");
     expect(target.requests).toHaveLength(0);
@@ -158,7 +148,7 @@ describe("Perplexity adapter (WEB-10)", () => {
   it("malformed responses are invalid_response", async () => {
     for (const body of [{ nothing: true }, { choices: [{ message: { content: 42 } }] }, { choices: ["x"] }]) {
       const s = await fake(body);
-      expect((await failure(pplx(s.url).search({ query: "q", maxResults: 4 }, ctx()))).publicCode, JSON.stringify(body)).toBe("invalid_response");
+      expect((await rejection(pplx(s.url).search({ query: "q", maxResults: 4 }, ctx()))).publicCode, JSON.stringify(body)).toBe("invalid_response");
     }
   });
 });
@@ -216,19 +206,19 @@ describe("DeepSeek search adapter (WEB-10)", () => {
 
   it("a response without a web_search_tool_result block is an error — no prose fallback", async () => {
     const s = await fake({ ...OK, content: [{ type: "text", text: "Here is what I know: https://made-up.example/" }] });
-    const error = await failure(deepseek(s.url).provider.search({ query: "q", maxResults: 6 }, ctx()));
+    const error = await rejection(deepseek(s.url).provider.search({ query: "q", maxResults: 6 }, ctx()));
     expect(error.publicCode).toBe("missing_search_results");
     expect(error.data?.provider).toBe("deepseek");
   });
 
   it("a search error block is search_failed with its error code; other malformed bodies are invalid_response", async () => {
     const s = await fake({ ...OK, content: [searchBlock({ type: "web_search_tool_result_error", error_code: "max_uses_exceeded" })] });
-    const error = await failure(deepseek(s.url).provider.search({ query: "q", maxResults: 6 }, ctx()));
+    const error = await rejection(deepseek(s.url).provider.search({ query: "q", maxResults: 6 }, ctx()));
     expect(error.publicCode).toBe("search_failed");
     expect(error.message).toContain("max_uses_exceeded");
     for (const body of [{ content: "nope" }, { content: [searchBlock("weird")] }, []]) {
       const bad = await fake(body);
-      expect((await failure(deepseek(bad.url).provider.search({ query: "q", maxResults: 6 }, ctx()))).publicCode, JSON.stringify(body)).toBe("invalid_response");
+      expect((await rejection(deepseek(bad.url).provider.search({ query: "q", maxResults: 6 }, ctx()))).publicCode, JSON.stringify(body)).toBe("invalid_response");
     }
   });
 
@@ -261,7 +251,7 @@ describe("DeepSeek search adapter (WEB-10)", () => {
     const { provider } = deepseek(s.url, async () => {
       throw new Error("database is gone");
     });
-    const error = await failure(provider.search({ query: "q", maxResults: 6 }, ctx()));
+    const error = await rejection(provider.search({ query: "q", maxResults: 6 }, ctx()));
     expect(error.publicCode).toBe("provider_failed");
     expect(error.message).toContain("database is gone");
     expect(s.requests).toHaveLength(0);
@@ -270,7 +260,7 @@ describe("DeepSeek search adapter (WEB-10)", () => {
   it("refuses redirects", async () => {
     const target = await fake(OK);
     const s = await fake((_req, res) => res.writeHead(308, { location: `${target.url}/v1/messages` }).end());
-    expect((await failure(deepseek(s.url).provider.search({ query: "q", maxResults: 6 }, ctx()))).message).toContain("never follow redirects");
+    expect((await rejection(deepseek(s.url).provider.search({ query: "q", maxResults: 6 }, ctx()))).message).toContain("never follow redirects");
     expect(target.requests).toHaveLength(0);
   });
 
@@ -281,10 +271,10 @@ describe("DeepSeek search adapter (WEB-10)", () => {
       secrets: secretsOf({ DEEPSEEK_API_KEY: KEY }),
       recordAux: async () => {},
     });
-    expect((await failure(slow.search({ query: "q", maxResults: 3 }, ctx()))).publicCode).toBe("timeout");
+    expect((await rejection(slow.search({ query: "q", maxResults: 3 }, ctx()))).publicCode).toBe("timeout");
     const controller = new AbortController();
     const pending = slow.search({ query: "q", maxResults: 3 }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 30);
-    expect((await failure(pending)).publicCode).toBe("aborted");
+    expect((await rejection(pending)).publicCode).toBe("aborted");
   });
 });

@@ -2,21 +2,12 @@ import { describe, expect, it } from "vitest";
 import { HostError } from "../../src/core/errors.js";
 import { createWebService, type WebService } from "../../src/web/service.js";
 import { fakeFetch, fakeSearch, neverAborted } from "./helpers.js";
+import { rejection, thrown } from "../support/errors.js";
 
 function serviceWith(configured: { search?: string | null; fetch?: string | null } = {}) {
   const config = { search: configured.search ?? null, fetch: configured.fetch ?? null };
   const service = createWebService({ configured: () => config, envVar: (k) => `SEAM_WEB_${k.toUpperCase()}_PROVIDER` });
   return { service, config };
-}
-
-async function failure(p: Promise<unknown>): Promise<HostError> {
-  try {
-    await p;
-  } catch (error) {
-    expect(error).toBeInstanceOf(HostError);
-    return error as HostError;
-  }
-  throw new Error("expected a failure");
 }
 
 const search = (service: WebService, query = "q", maxResults = 8) => service.search({ query, maxResults }, { signal: neverAborted() });
@@ -26,14 +17,7 @@ describe("web service registries (WEB-1)", () => {
     const { service } = serviceWith();
     const a = fakeSearch("exa");
     service.registerSearch(a.provider);
-    const error = (() => {
-      try {
-        service.registerSearch(fakeSearch("exa").provider);
-      } catch (e) {
-        return e as HostError;
-      }
-      throw new Error("expected duplicate_provider");
-    })();
+    const error = thrown(() => service.registerSearch(fakeSearch("exa").provider));
     expect(error.publicCode).toBe("duplicate_provider");
     expect(error.data?.provider).toBe("exa");
     expect((await search(service)).provider).toBe("exa");
@@ -90,8 +74,8 @@ describe("selection by the closed six-row table (WEB-3)", () => {
           expect((await service.fetch({ url: "https://x.example/" }, { signal: neverAborted() })).provider).toBe(row.expect.use);
           expect(service.selection("search")).toEqual({ ok: true, id: row.expect.use });
         } else {
-          expect((await failure(search(service))).publicCode).toBe(row.expect.code);
-          expect((await failure(service.fetch({ url: "https://x.example/" }, { signal: neverAborted() }))).publicCode).toBe(row.expect.code);
+          expect((await rejection(search(service))).publicCode).toBe(row.expect.code);
+          expect((await rejection(service.fetch({ url: "https://x.example/" }, { signal: neverAborted() }))).publicCode).toBe(row.expect.code);
           expect(service.selection("search")).toMatchObject({ ok: false, code: row.expect.code });
           // A selection error never reaches any provider.
           expect(fakes.every((f) => f.calls.length === 0)).toBe(true);
@@ -108,7 +92,7 @@ describe("selection by the closed six-row table (WEB-3)", () => {
     service.registerSearch(b.provider);
     expect((await search(service)).provider).toBe("a");
     b.setAvailable(true);
-    expect((await failure(search(service))).publicCode).toBe("ambiguous_provider");
+    expect((await rejection(search(service))).publicCode).toBe("ambiguous_provider");
     config.search = "b";
     expect((await search(service)).provider).toBe("b");
   });
@@ -116,7 +100,7 @@ describe("selection by the closed six-row table (WEB-3)", () => {
   it("a late registration of the configured id is picked up without any reload", async () => {
     const { service } = serviceWith({ search: "late" });
     service.registerSearch(fakeSearch("early").provider);
-    expect((await failure(search(service))).publicCode).toBe("provider_not_found");
+    expect((await rejection(search(service))).publicCode).toBe("provider_not_found");
     service.registerSearch(fakeSearch("late").provider);
     expect((await search(service)).provider).toBe("late");
   });
@@ -125,7 +109,7 @@ describe("selection by the closed six-row table (WEB-3)", () => {
     const { service } = serviceWith();
     service.registerSearch(fakeSearch("exa").provider);
     service.registerSearch(fakeSearch("deepseek").provider);
-    const error = await failure(search(service));
+    const error = await rejection(search(service));
     expect(error.message).toContain("deepseek, exa");
     expect(error.message).toContain("Settings → Web");
     expect(error.message).toContain("SEAM_WEB_SEARCH_PROVIDER");
@@ -172,14 +156,14 @@ describe("seam-enforced result caps and errors (WEB-4, WEB-6)", () => {
     const { service, config } = serviceWith({ search: "bad" });
     service.registerSearch(fakeSearch("bad", { answer: () => ({ sources: [{ title: "no url" }] }) as never }).provider);
     service.registerSearch(fakeSearch("throws", { answer: () => { throw new TypeError("boom"); } }).provider);
-    const bad = await failure(search(service));
+    const bad = await rejection(search(service));
     expect(bad.publicCode).toBe("invalid_response");
     expect(bad.data?.provider).toBe("bad");
     config.search = "throws";
-    const thrown = await failure(search(service));
-    expect(thrown.publicCode).toBe("provider_failed");
-    expect(thrown.data?.provider).toBe("throws");
-    expect(thrown.message).toContain("boom");
+    const crashed = await rejection(search(service));
+    expect(crashed.publicCode).toBe("provider_failed");
+    expect(crashed.data?.provider).toBe("throws");
+    expect(crashed.message).toContain("boom");
   });
 
   it("an already-aborted signal is `aborted` and the provider is not called", async () => {
@@ -188,7 +172,7 @@ describe("seam-enforced result caps and errors (WEB-4, WEB-6)", () => {
     service.registerSearch(p.provider);
     const controller = new AbortController();
     controller.abort();
-    const error = await failure(service.search({ query: "q", maxResults: 3 }, { signal: controller.signal }));
+    const error = await rejection(service.search({ query: "q", maxResults: 3 }, { signal: controller.signal }));
     expect(error.publicCode).toBe("aborted");
     expect(p.calls).toHaveLength(0);
   });
@@ -201,7 +185,7 @@ describe("seam-enforced result caps and errors (WEB-4, WEB-6)", () => {
     await search(service);
     expect(service.lastCall("search", "ok")).toMatchObject({ ok: true, code: null, probe: false });
     config.search = "bad";
-    await failure(search(service));
+    await rejection(search(service));
     const last = service.lastCall("search", "bad")!;
     expect(last).toMatchObject({ ok: false, code: "provider_failed", message: "down" });
     expect(typeof last.latencyMs).toBe("number");

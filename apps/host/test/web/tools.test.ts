@@ -5,8 +5,8 @@ import { createToolRuntime } from "../../src/agent/runtime.js";
 import { HostError } from "../../src/core/errors.js";
 import { mergeSources, renderFetch, renderSearch, sourceLine } from "../../src/web/render.js";
 import { createWebService } from "../../src/web/service.js";
-import { webFetchTool } from "../../src/web/web_fetch.js";
-import { webSearchTool } from "../../src/web/web_search.js";
+import { webFetchTool } from "../../src/web/web-fetch.js";
+import { webSearchTool } from "../../src/web/web-search.js";
 import { aborted, fakeSearch } from "./helpers.js";
 
 function harness(overrides: Partial<WebSettings> = {}) {

@@ -1,15 +1,9 @@
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HostError } from "../../src/core/errors.js";
 import { resolveInside } from "../../src/workspace/contain.js";
 import { workspaceFixture } from "./fixture.js";
-
-async function refusal(promise: Promise<unknown>): Promise<HostError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof HostError)) throw new Error(`expected a HostError, got ${String(error)}`);
-  return error;
-}
+import { rejection } from "../support/errors.js";
 
 describe("resolveInside (SEC-3)", () => {
   it("resolves relative and inside-absolute paths to real paths", async () => {
@@ -24,7 +18,7 @@ describe("resolveInside (SEC-3)", () => {
   it.each(["../outside/secret.txt", "src/../../outside/secret.txt", "..", "../outside/missing.txt"])("refuses the escape %s", async (path) => {
     await using f = await workspaceFixture();
     await f.write("src/a.ts", "x");
-    const error = await refusal(resolveInside(f.ws, path));
+    const error = await rejection(resolveInside(f.ws, path));
     expect(error.code).toBe("denied:workspace");
     expect(error.data?.reason).toBe("outside_workspace");
     expect(error.message).toContain(path);
@@ -32,9 +26,9 @@ describe("resolveInside (SEC-3)", () => {
 
   it("refuses an absolute path outside the workspace", async () => {
     await using f = await workspaceFixture();
-    const error = await refusal(resolveInside(f.ws, join(f.outside, "secret.txt")));
+    const error = await rejection(resolveInside(f.ws, join(f.outside, "secret.txt")));
     expect(error.data?.reason).toBe("outside_workspace");
-    expect((await refusal(resolveInside(f.ws, "/etc/passwd"))).data?.reason).toBe("outside_workspace");
+    expect((await rejection(resolveInside(f.ws, "/etc/passwd"))).data?.reason).toBe("outside_workspace");
   });
 
   it("refuses symlinks to a file or a directory outside, and paths through them", async () => {
@@ -42,7 +36,7 @@ describe("resolveInside (SEC-3)", () => {
     await f.link("secret-link", join(f.outside, "secret.txt"));
     await f.link("out-dir", f.outside);
     for (const path of ["secret-link", "out-dir", "out-dir/secret.txt", "out-dir/missing.txt"]) {
-      expect((await refusal(resolveInside(f.ws, path))).data?.reason, path).toBe("outside_workspace");
+      expect((await rejection(resolveInside(f.ws, path))).data?.reason, path).toBe("outside_workspace");
     }
   });
 
@@ -61,7 +55,7 @@ describe("resolveInside (SEC-3)", () => {
 
   it("says not_found for a missing path inside", async () => {
     await using f = await workspaceFixture();
-    const error = await refusal(resolveInside(f.ws, "nope/missing.ts"));
+    const error = await rejection(resolveInside(f.ws, "nope/missing.ts"));
     expect(error.code).toBe("not_found:workspace");
     expect(error.data?.reason).toBe("not_found");
     expect(error.message).toContain("nope/missing.ts");

@@ -1,7 +1,7 @@
-import type { WebProviderOptions, WebSettings } from "@seam/shared";
+import type { WebProviderOptions, WebSearchResult, WebSettings, WebSource } from "@seam/shared";
 import { HostError, messageOf } from "../../core/errors.js";
 import type { SecretSource } from "../../llm/secrets.js";
-import { webError, type ProviderDescription } from "../provider.js";
+import { webError, type CallContext, type ProviderDescription, type SearchProvider, type SearchRequest } from "../provider.js";
 
 /** What every search adapter reads: the live settings (snapshotted once per operation) and the secrets. */
 export interface ApiProviderDeps {
@@ -56,6 +56,35 @@ export function apiConfig(deps: ApiProviderDeps, defaults: ApiDefaults) {
       const state = keyState(deps.secrets, keyEnv(o));
       if ("problem" in state) throw webError("provider_unavailable", state.problem, { provider: defaults.id });
       return { baseURL: baseURL(o), keyEnv: keyEnv(o), key: state.key, keySource: state.source, model: o.model ?? defaults.model ?? "", timeoutMs: settings.searchTimeoutMs };
+    },
+  };
+}
+
+/** One search operation's snapshot, and a POST to its endpoint under the call's signal and the snapshot's timeout. */
+export interface ApiCall extends ApiSnapshot {
+  post(path: string, headers: Record<string, string>, body: unknown): Promise<unknown>;
+}
+
+/**
+ * A key-based search adapter: availability and description come from `apiConfig`, and `search` runs
+ * with one snapshot of the settings per operation.
+ */
+export function apiSearchProvider(
+  deps: ApiProviderDeps,
+  defaults: ApiDefaults & { label: string },
+  search: (request: SearchRequest, ctx: CallContext, call: ApiCall) => Promise<WebSearchResult>,
+): SearchProvider {
+  const config = apiConfig(deps, defaults);
+  return {
+    id: defaults.id,
+    label: defaults.label,
+    available: config.available,
+    describe: config.describe,
+    async search(request, ctx) {
+      const s = config.snapshot();
+      const post = (path: string, headers: Record<string, string>, body: unknown) =>
+        postJson({ provider: defaults.id, url: `${s.baseURL}${path}`, headers, body, signal: ctx.signal, timeoutMs: s.timeoutMs });
+      return search(request, ctx, { ...s, post });
     },
   };
 }
@@ -158,3 +187,17 @@ function endpointName(url: string): string {
 /** Narrowing helpers for untyped JSON. */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 export const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
+
+/** A source from an untyped result item: none without a URL; blank fields left out, title and snippet trimmed. */
+export function sourceOf(item: { url: unknown; title?: unknown; snippet?: unknown; publishedAt?: unknown }): WebSource | undefined {
+  const url = str(item.url);
+  if (!url) return undefined;
+  const source: WebSource = { url };
+  const title = str(item.title);
+  if (title) source.title = title.trim();
+  const snippet = str(item.snippet);
+  if (snippet) source.snippet = snippet.trim();
+  const publishedAt = str(item.publishedAt);
+  if (publishedAt) source.publishedAt = publishedAt;
+  return source;
+}

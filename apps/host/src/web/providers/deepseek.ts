@@ -1,7 +1,7 @@
 import type { WebSearchResult, WebSource } from "@seam/shared";
 import { messageOf } from "../../core/errors.js";
 import { webError, type CallContext, type SearchProvider } from "../provider.js";
-import { apiConfig, isRecord, postJson, str, type ApiProviderDeps } from "./api.js";
+import { apiSearchProvider, isRecord, postJson, sourceOf, str, type ApiProviderDeps } from "./api.js";
 
 export const DEEPSEEK_ID = "deepseek";
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -24,49 +24,42 @@ export interface DeepSeekDeps extends ApiProviderDeps {
  * adapter: it is a private wire behind the public seam, billed as one extra model request.
  */
 export function createDeepSeekProvider(deps: DeepSeekDeps): SearchProvider {
-  const config = apiConfig(deps, { id: DEEPSEEK_ID, baseURL: "https://api.deepseek.com/anthropic", keyEnv: "DEEPSEEK_API_KEY", model: "deepseek-v4-flash" });
+  const defaults = { id: DEEPSEEK_ID, label: "DeepSeek search", baseURL: "https://api.deepseek.com/anthropic", keyEnv: "DEEPSEEK_API_KEY", model: "deepseek-v4-flash" };
   const maxUses = deps.maxUses ?? 1;
   const maxTokens = deps.maxTokens ?? 2_048;
-  return {
-    id: DEEPSEEK_ID,
-    label: "DeepSeek search",
-    available: config.available,
-    describe: config.describe,
-    async search(req, ctx) {
-      // One snapshot of endpoint, key source, model, token and search-use caps for the whole operation.
-      const s = config.snapshot();
-      const url = `${s.baseURL}/v1/messages`;
-      const body = {
-        model: s.model,
-        max_tokens: maxTokens,
-        system: "You are a search helper. Use the web_search tool for the user's query, then list the most relevant findings briefly, citing them.",
-        messages: [{ role: "user", content: `Search the web for: ${req.query}` }],
-        tools: [{ ...WEB_SEARCH_TOOL, max_uses: maxUses }],
-      };
-      const headers = { "anthropic-version": ANTHROPIC_VERSION, "x-api-key": s.key, authorization: `Bearer ${s.key}` };
-      try {
-        await deps.recordAux(ctx, {
-          text: "",
-          payload: {
-            provider: DEEPSEEK_ID,
-            purpose: "web_search",
-            query: req.query,
-            request: {
-              method: "POST",
-              url,
-              headers: { "content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION, "x-api-key": "[redacted]", authorization: "[redacted]" },
-              body,
-            },
-            keySource: s.keySource,
+  // `s`: one snapshot of endpoint, key source, model, token and search-use caps for the whole operation.
+  return apiSearchProvider(deps, defaults, async (req, ctx, s) => {
+    const url = `${s.baseURL}/v1/messages`;
+    const body = {
+      model: s.model,
+      max_tokens: maxTokens,
+      system: "You are a search helper. Use the web_search tool for the user's query, then list the most relevant findings briefly, citing them.",
+      messages: [{ role: "user", content: `Search the web for: ${req.query}` }],
+      tools: [{ ...WEB_SEARCH_TOOL, max_uses: maxUses }],
+    };
+    const headers = { "anthropic-version": ANTHROPIC_VERSION, "x-api-key": s.key, authorization: `Bearer ${s.key}` };
+    try {
+      await deps.recordAux(ctx, {
+        text: "",
+        payload: {
+          provider: DEEPSEEK_ID,
+          purpose: "web_search",
+          query: req.query,
+          request: {
+            method: "POST",
+            url,
+            headers: { "content-type": "application/json", "anthropic-version": ANTHROPIC_VERSION, "x-api-key": "[redacted]", authorization: "[redacted]" },
+            body,
           },
-        });
-      } catch (error) {
-        throw webError("provider_failed", `The DeepSeek search request was not sent because it could not be recorded first: ${messageOf(error)}`, { provider: DEEPSEEK_ID, cause: error });
-      }
-      const response = await postJson({ provider: DEEPSEEK_ID, url, headers, body, signal: ctx.signal, timeoutMs: s.timeoutMs });
-      return mapDeepSeek(response);
-    },
-  };
+          keySource: s.keySource,
+        },
+      });
+    } catch (error) {
+      throw webError("provider_failed", `The DeepSeek search request was not sent because it could not be recorded first: ${messageOf(error)}`, { provider: DEEPSEEK_ID, cause: error });
+    }
+    const response = await postJson({ provider: DEEPSEEK_ID, url, headers, body, signal: ctx.signal, timeoutMs: s.timeoutMs });
+    return mapDeepSeek(response);
+  });
 }
 
 export function mapDeepSeek(body: unknown): WebSearchResult {
@@ -94,14 +87,8 @@ export function mapDeepSeek(body: unknown): WebSearchResult {
     }
     for (const item of block.content) {
       if (!isRecord(item) || item.type !== "web_search_result") continue;
-      const url = str(item.url);
-      if (!url || sources.has(url)) continue;
-      const source: WebSource = { url };
-      const title = str(item.title);
-      if (title) source.title = title.trim();
-      const age = str(item.page_age);
-      if (age) source.publishedAt = age;
-      sources.set(url, source);
+      const source = sourceOf({ url: item.url, title: item.title, publishedAt: item.page_age });
+      if (source && !sources.has(source.url)) sources.set(source.url, source);
     }
   }
   if (sources.size === 0 && searchError) {

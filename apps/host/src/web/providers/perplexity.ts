@@ -1,6 +1,6 @@
 import type { WebSearchResult, WebSource } from "@seam/shared";
 import { webError, type SearchProvider } from "../provider.js";
-import { apiConfig, isRecord, postJson, str, type ApiProviderDeps } from "./api.js";
+import { apiSearchProvider, isRecord, sourceOf, str, type ApiProviderDeps } from "./api.js";
 
 export const PERPLEXITY_ID = "perplexity";
 
@@ -9,31 +9,14 @@ export const PERPLEXITY_ID = "perplexity";
  * structured `search_results` are preferred, the URL-only `citations` are the fallback.
  */
 export function createPerplexityProvider(deps: ApiProviderDeps): SearchProvider {
-  const config = apiConfig(deps, { id: PERPLEXITY_ID, baseURL: "https://api.perplexity.ai", keyEnv: "PERPLEXITY_API_KEY", model: "sonar" });
-  return {
-    id: PERPLEXITY_ID,
-    label: "Perplexity",
-    available: config.available,
-    describe: config.describe,
-    async search(req, ctx) {
-      const s = config.snapshot();
-      const body = await postJson({
-        provider: PERPLEXITY_ID,
-        url: `${s.baseURL}/chat/completions`,
-        headers: { authorization: `Bearer ${s.key}` },
-        body: {
-          model: s.model,
-          messages: [
-            { role: "system", content: "Answer the search query concisely from current web sources." },
-            { role: "user", content: req.query },
-          ],
-        },
-        signal: ctx.signal,
-        timeoutMs: s.timeoutMs,
-      });
-      return mapPerplexity(body);
-    },
-  };
+  const defaults = { id: PERPLEXITY_ID, label: "Perplexity", baseURL: "https://api.perplexity.ai", keyEnv: "PERPLEXITY_API_KEY", model: "sonar" };
+  return apiSearchProvider(deps, defaults, async (req, _ctx, s) => {
+    const messages = [
+      { role: "system", content: "Answer the search query concisely from current web sources." },
+      { role: "user", content: req.query },
+    ];
+    return mapPerplexity(await s.post("/chat/completions", { authorization: `Bearer ${s.key}` }, { model: s.model, messages }));
+  });
 }
 
 export function mapPerplexity(body: unknown): WebSearchResult {
@@ -56,16 +39,8 @@ export function mapPerplexity(body: unknown): WebSearchResult {
   };
   const structured = Array.isArray(body.search_results) ? body.search_results.filter(isRecord) : [];
   for (const item of structured) {
-    const url = str(item.url);
-    if (!url) continue;
-    const source: WebSource = { url };
-    const title = str(item.title);
-    if (title) source.title = title.trim();
-    const snippet = str(item.snippet);
-    if (snippet) source.snippet = snippet.trim();
-    const date = str(item.date) ?? str(item.last_updated);
-    if (date) source.publishedAt = date;
-    add(source);
+    const source = sourceOf({ url: item.url, title: item.title, snippet: item.snippet, publishedAt: str(item.date) ?? item.last_updated });
+    if (source) add(source);
   }
   if (sources.length === 0 && Array.isArray(body.citations)) {
     for (const c of body.citations) {

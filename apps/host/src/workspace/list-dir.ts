@@ -1,13 +1,12 @@
-import { readFileSync, type Dirent } from "node:fs";
+import type { Dirent } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { HostError } from "../core/errors.js";
-import { defineTool, type ToolDef } from "../agent/tool.js";
-import { displayPath, resolveInside, workspaceRoot } from "./contain.js";
-import { linesWithin, statOf } from "./files.js";
-
-const description = readFileSync(new URL("./list_dir.md", import.meta.url), "utf8").trim();
+import type { ToolDef } from "../agent/tool.js";
+import { resolveTarget } from "./contain.js";
+import { workspaceTool } from "./tool.js";
+import { linesWithin } from "./files.js";
 
 export const LIST_MAX_ENTRIES = 1000;
 
@@ -24,29 +23,21 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function listDirTool(options: { maxEntries?: number } = {}): ToolDef {
   const maxEntries = options.maxEntries ?? LIST_MAX_ENTRIES;
-  return defineTool({
-    name: "list_dir",
-    description,
-    capability: "workspace",
-    input: Input,
-    async run(args, ctx) {
-      const root = await workspaceRoot(ctx.workspace);
-      const abs = await resolveInside(ctx.workspace, args.path ?? ".");
-      const path = displayPath(root, abs);
-      if (!(await statOf(abs, path)).isDirectory()) {
-        throw new HostError("bad_input:workspace", `${path} is not a directory; use read_file to read a file.`, { reason: "not_a_directory" });
-      }
-      const all = (await readdir(abs, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
-      const shown = all.slice(0, maxEntries);
-      const entries = await Promise.all(shown.map(async (d): Promise<DirEntry> => {
-        const type = typeOf(d);
-        if (type !== "file") return { name: d.name, type };
-        const size = await lstat(join(abs, d.name)).then((s) => s.size, () => undefined);
-        return size === undefined ? { name: d.name, type } : { name: d.name, type, size };
-      }));
-      const result: ListDirResult = { path, entries, totalEntries: all.length, truncated: all.length > shown.length };
-      return { canonical: result, rendered: render(result) };
-    },
+  return workspaceTool("list_dir", Input, async (args, ctx) => {
+    const { abs, path, stats } = await resolveTarget(ctx.workspace, args.path ?? ".");
+    if (!stats.isDirectory()) {
+      throw new HostError("bad_input:workspace", `${path} is not a directory; use read_file to read a file.`, { reason: "not_a_directory" });
+    }
+    const all = (await readdir(abs, { withFileTypes: true })).sort((a, b) => byName(a.name, b.name));
+    const shown = all.slice(0, maxEntries);
+    const entries = await Promise.all(shown.map(async (d): Promise<DirEntry> => {
+      const type = typeOf(d);
+      if (type !== "file") return { name: d.name, type };
+      const size = await lstat(join(abs, d.name)).then((s) => s.size, () => undefined);
+      return size === undefined ? { name: d.name, type } : { name: d.name, type, size };
+    }));
+    const result: ListDirResult = { path, entries, totalEntries: all.length, truncated: all.length > shown.length };
+    return { canonical: result, rendered: render(result) };
   });
 }
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ListDirResult } from "../../src/workspace/list_dir.js";
+import type { ListDirResult } from "../../src/workspace/list-dir.js";
 import { workspaceFixture } from "./fixture.js";
 
 describe("list_dir", () => {

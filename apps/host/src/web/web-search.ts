@@ -6,7 +6,7 @@ import { renderSearch, mergeSources, type QueryResult } from "./render.js";
 import type { WebService } from "./service.js";
 import { toolError } from "./tool-error.js";
 
-const description = readFileSync(new URL("./web_search.md", import.meta.url), "utf8").trim();
+const description = readFileSync(new URL("./web-search.md", import.meta.url), "utf8").trim();
 
 /**
  * `web_search({queries})` (WEB-7): each distinct query once, concurrently; the first failure aborts the

@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { HostError } from "../core/errors.js";
-import { defineTool, type ToolDef } from "../agent/tool.js";
-import { displayPath, resolveInside, workspaceRoot } from "./contain.js";
-import { formatBytes, looksBinary, RENDER_BUDGET_CHARS, statOf } from "./files.js";
+import type { ToolDef } from "../agent/tool.js";
+import { resolveTarget } from "./contain.js";
+import { workspaceTool } from "./tool.js";
+import { formatBytes, looksBinary, RENDER_BUDGET_CHARS } from "./files.js";
 import { readLineWindow } from "./lines.js";
-
-const description = readFileSync(new URL("./read_file.md", import.meta.url), "utf8").trim();
 
 export const READ_MAX_BYTES = 256 * 1024;
 
@@ -33,35 +31,26 @@ export interface ReadFileResult {
 export function readFileTool(options: { maxBytes?: number; maxChars?: number } = {}): ToolDef {
   const maxBytes = options.maxBytes ?? READ_MAX_BYTES;
   const maxChars = options.maxChars ?? RENDER_BUDGET_CHARS;
-  return defineTool({
-    name: "read_file",
-    description,
-    capability: "workspace",
-    input: Input,
-    async run(args, ctx) {
-      const root = await workspaceRoot(ctx.workspace);
-      const abs = await resolveInside(ctx.workspace, args.path);
-      const path = displayPath(root, abs);
-      const stats = await statOf(abs, path);
-      if (stats.isDirectory()) throw new HostError("bad_input:workspace", `${path} is a directory; use list_dir to see its entries.`, { reason: "not_a_file" });
-      if (!stats.isFile()) throw new HostError("bad_input:workspace", `${path} is not a regular file.`, { reason: "not_a_file" });
-      if (await looksBinary(abs)) {
-        throw new HostError("bad_input:workspace", `${path} is a binary file (${formatBytes(stats.size)}); read_file only shows text.`, { reason: "binary_file" });
-      }
-      const start = args.startLine ?? 1;
-      const requestedEnd = args.endLine ?? Number.POSITIVE_INFINITY;
-      const window = await readLineWindow(abs, start, requestedEnd, maxBytes, ctx.signal);
-      if (start > Math.max(window.totalLines, 1)) {
-        throw new HostError("bad_input:workspace", `startLine ${start} is past the end of ${path}, which has ${window.totalLines} lines.`, { reason: "invalid_arguments" });
-      }
-      const fitted = fitChars(window.lines, maxChars);
-      const lines = fitted.lines;
-      const endLine = start + lines.length - 1;
-      const truncated = window.truncated || fitted.cut;
-      const firstLineCut = (window.firstLineCut && lines.length === 1) || fitted.firstLineCut;
-      const result: ReadFileResult = { path, startLine: start, endLine, totalLines: window.totalLines, truncated, content: lines.join("\n") };
-      return { canonical: result, rendered: render(result, lines, notes(result, args.endLine, firstLineCut)) };
-    },
+  return workspaceTool("read_file", Input, async (args, ctx) => {
+    const { abs, path, stats } = await resolveTarget(ctx.workspace, args.path);
+    if (stats.isDirectory()) throw new HostError("bad_input:workspace", `${path} is a directory; use list_dir to see its entries.`, { reason: "not_a_file" });
+    if (!stats.isFile()) throw new HostError("bad_input:workspace", `${path} is not a regular file.`, { reason: "not_a_file" });
+    if (await looksBinary(abs)) {
+      throw new HostError("bad_input:workspace", `${path} is a binary file (${formatBytes(stats.size)}); read_file only shows text.`, { reason: "binary_file" });
+    }
+    const start = args.startLine ?? 1;
+    const requestedEnd = args.endLine ?? Number.POSITIVE_INFINITY;
+    const window = await readLineWindow(abs, start, requestedEnd, maxBytes, ctx.signal);
+    if (start > Math.max(window.totalLines, 1)) {
+      throw new HostError("bad_input:workspace", `startLine ${start} is past the end of ${path}, which has ${window.totalLines} lines.`, { reason: "invalid_arguments" });
+    }
+    const fitted = fitChars(window.lines, maxChars);
+    const lines = fitted.lines;
+    const endLine = start + lines.length - 1;
+    const truncated = window.truncated || fitted.cut;
+    const firstLineCut = (window.firstLineCut && lines.length === 1) || fitted.firstLineCut;
+    const result: ReadFileResult = { path, startLine: start, endLine, totalLines: window.totalLines, truncated, content: lines.join("\n") };
+    return { canonical: result, rendered: render(result, lines, notes(result, args.endLine, firstLineCut)) };
   });
 }
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ReadFileResult } from "../../src/workspace/read_file.js";
+import type { ReadFileResult } from "../../src/workspace/read-file.js";
 import { workspaceFixture } from "./fixture.js";
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");

@@ -6,7 +6,7 @@ import { renderFetch } from "./render.js";
 import type { WebService } from "./service.js";
 import { toolError } from "./tool-error.js";
 
-const description = readFileSync(new URL("./web_fetch.md", import.meta.url), "utf8").trim();
+const description = readFileSync(new URL("./web-fetch.md", import.meta.url), "utf8").trim();
 
 const Input = z.object({
   url: z.string().trim().min(1).max(4096).describe("Absolute http(s) URL of the page to read"),
