@@ -1,4 +1,4 @@
-import { LspSettings, LspServerConfig, type CapabilityRow, type LspPreset, type LspServerConfigInput, type LspServerView } from "@seam/shared";
+import { LspSettings, LspServerConfig, messageFor, type CapabilityRow, type LspPreset, type LspServerConfigInput, type LspServerView } from "@seam/shared";
 import { toolsOf, type ToolRegistry } from "../agent/registry.js";
 import type { ToolDef } from "../agent/tool.js";
 import { HostError, messageOf } from "../core/errors.js";
@@ -180,7 +180,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   let chain: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = chain.then(() => {
-      if (closed) throw new HostError("closed:lsp", "The host is shutting down.");
+      if (closed) throw new HostError("closed:lsp", messageFor("closed:host"));
       return fn();
     });
     chain = run.catch(() => {});

@@ -1,5 +1,5 @@
 import {
-  formatIssues, issuesOf, McpServerConfig, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
+  formatIssues, issuesOf, McpServerConfig, messageFor, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
   type McpServerView,
 } from "@seam/shared";
 import type { z } from "zod";
@@ -84,7 +84,7 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
       await prev;
     }
     try {
-      if (closed) throw new HostError("closed:mcp", "The host is shutting down.");
+      if (closed) throw new HostError("closed:mcp", messageFor("closed:host"));
       return await fn();
     } finally {
       for (const r of releases.reverse()) r();
