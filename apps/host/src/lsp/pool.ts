@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { LspOperation, LspProcessView } from "@seam/shared";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
+import { createRestartBudget, type RestartBudget, type RestartDecision, type RestartPolicy } from "../core/supervisor.js";
 import { isInside, resolveInside, workspaceRoot } from "../workspace/contain.js";
 import { startClient, type LspClient } from "./client.js";
 import { languageIdOf } from "./language.js";
@@ -83,6 +84,9 @@ const METHODS: Record<LspOperation, { method: string; capability: string }> = {
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 const DEFAULT_BUDGET = { max: 4, windowMs: 180_000 };
 
+/** LSP-4 as the core supervisor's schedule: a query replaces its server once, at once; the budget spans queries. */
+const replaceOnce = (budget: { max: number; windowMs: number }): RestartPolicy => ({ initialDelayMs: 0, factor: 1, maxDelayMs: 0, maxAttempts: 1, budget });
+
 interface Entry {
   key: string;
   serverId: string;
@@ -94,7 +98,7 @@ interface Entry {
   state: LspProcessView["state"];
   pid: number | null;
   restarts: number;
-  failures: number[];
+  budget: RestartBudget;
   broken: string | null;
   startedAt: string | null;
   lastUsedAt: string | null;
@@ -157,7 +161,7 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
     if (!config) throw new HostError("closed:lsp", `The language server "${serverId}" was removed.`, { reason: "server_stopped" });
     if (!entry) {
       entry = {
-        key, serverId, root, config, scope: undefined, client: undefined, spawning: undefined, state: "stopped", pid: null, restarts: 0, failures: [],
+        key, serverId, root, config, scope: undefined, client: undefined, spawning: undefined, state: "stopped", pid: null, restarts: 0, budget: createRestartBudget(replaceOnce(budget)),
         broken: null, startedAt: null, lastUsedAt: null, lastError: null, stderrTail: () => "", idle: undefined, retired: false, versions: 0,
       };
       entries.set(key, entry);
@@ -261,17 +265,16 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
     entry.idle.unref();
   };
 
-  /** Counts a transport failure; over budget the process is failed until restarted. */
-  const recordFailure = (entry: Entry, error: unknown) => {
-    const now = Date.now();
-    entry.failures = entry.failures.filter((t) => now - t < budget.windowMs);
-    entry.failures.push(now);
+  /** Counts a transport failure and decides on a replacement; over budget the process is failed until restarted. */
+  const recordFailure = (entry: Entry, error: unknown): RestartDecision => {
+    const decision = entry.budget.failed();
     entry.lastError = messageOf(error);
-    if (entry.failures.length > budget.max) {
-      entry.broken = `It failed ${entry.failures.length} times within ${Math.round(budget.windowMs / 60_000)} min (last: ${messageOf(error)}). Restart it in Settings → Language servers.`;
+    if (entry.budget.spent()) {
+      entry.broken = `It failed ${entry.budget.recentFailures()} times within ${Math.round(budget.windowMs / 60_000)} min (last: ${messageOf(error)}). Restart it in Settings → Language servers.`;
       entry.state = "failed";
     }
     changed();
+    return decision;
   };
 
   const exchange = async (entry: Entry, client: LspClient, q: Loaded, signal: AbortSignal) => {
@@ -316,7 +319,8 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
       return serialized(root, signal, async () => {
         const loaded: Loaded = { ...(await readSource(file, input, maxBytes)), file, operation: input.operation };
         const entry = entryFor(provider.id, root);
-        for (let attempt = 1; ; attempt++) {
+        entry.budget.resetAttempts(); // each query may replace its server once
+        for (;;) {
           if (entry.broken) throw new HostError("unavailable:lsp", `The language server "${entry.serverId}" is failing: ${entry.broken}`, { reason: "server_failed" });
           try {
             const client = await untilAborted(start(entry), signal);
@@ -332,11 +336,11 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
             };
           } catch (error) {
             if (signal.aborted || !isTransportFailure(error)) throw error;
-            recordFailure(entry, error);
-            if (attempt >= 2) {
+            const decision = recordFailure(entry, error);
+            if (!decision.restart && decision.reason === "exhausted") {
               throw new HostError("unavailable:lsp", `The language server "${entry.serverId}" failed twice while answering ${input.operation}: ${messageOf(error)}`, { reason: "server_failed" }, { cause: error });
             }
-            // Replace it once and replay: every operation is read-only.
+            // Replace it once and replay: every operation is read-only. Over budget it is stopped all the same, and the check above refuses it.
             entry.restarts++;
             observe({ type: "replace", serverId: entry.serverId, workspace: root, pid: entry.pid ?? undefined });
             await stopProcess(entry, "failed");
@@ -360,7 +364,7 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
         const entry = entryFor(serverId, root);
         entry.config = opts.serverFor(serverId) ?? entry.config;
         entry.broken = null;
-        entry.failures = [];
+        entry.budget.reset();
         await stopProcess(entry);
         await start(entry);
       })));

@@ -5,28 +5,15 @@ import { z } from "zod";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
+import { createRestartLoop, restartDelay, systemClock, type Clock as TimerClock, type RestartPolicy, type RestartTimer } from "../core/supervisor.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import { mcpToolDef } from "./tool.js";
 import { DEFAULT_LIMITS, fetchTools, SerialChain, ToolGenerations, withChildSignal, type FetchLimits, type McpTool } from "./sync.js";
 import { createTransport, type TransportFactory, type TransportHandle } from "./transport.js";
 
-/** Timers the supervisor uses; injectable so tests can assert the backoff schedule exactly. */
-export interface Clock {
-  setTimeout(fn: () => void, ms: number, label: TimerLabel): unknown;
-  clearTimeout(handle: unknown): void;
-  now(): number;
-}
-export type TimerLabel = "retry" | "stable" | "startup" | "barrier" | "ping";
-
-export const systemClock: Clock = {
-  setTimeout(fn, ms) {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return t;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-  now: () => Date.now(),
-};
+/** Timers the supervisor uses: the restart loop's (`retry`, `stable`) and its own. */
+export type TimerLabel = RestartTimer | "startup" | "barrier" | "ping";
+export type Clock = TimerClock<TimerLabel>;
 
 export interface SupervisorPolicy {
   initialDelayMs: number;
@@ -50,9 +37,14 @@ export const DEFAULT_POLICY: SupervisorPolicy = {
   httpPingIntervalMs: 15_000,
 };
 
+/** MCP-5 as the core supervisor's schedule: doubling from `initialDelayMs`, budget reset after `stableMs` up. */
+const restartPolicy = (p: SupervisorPolicy): RestartPolicy => ({
+  initialDelayMs: p.initialDelayMs, factor: 2, maxDelayMs: p.maxDelayMs, maxAttempts: p.maxAttempts, resetAfterUpMs: p.stableMs,
+});
+
 /** The delay before reconnection attempt `attempt` (1-based): 500 ms doubling, capped at 30 s. */
 export const backoffDelay = (attempt: number, p: Pick<SupervisorPolicy, "initialDelayMs" | "maxDelayMs"> = DEFAULT_POLICY) =>
-  Math.min(p.initialDelayMs * 2 ** (attempt - 1), p.maxDelayMs);
+  restartDelay({ ...p, factor: 2 }, attempt);
 
 export interface SupervisorOptions {
   config: McpServerConfig;
@@ -108,7 +100,6 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   let status: McpServerState = { state: "connecting", phase: "connecting" };
   let current: Connection | undefined;
   let lastHandle: TransportHandle | undefined;
-  let attemptsUsed = 0;
   let attempting: Promise<void> | undefined;
   let opening: Connection | undefined;
   /** Outage teardowns in flight (close barrier, then the next retry); dispose waits for them. */
@@ -202,12 +193,16 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     return run;
   }
 
-  /** After a failed attempt: the next one, unless stopped or the close barrier failed. */
-  function retryAfter(error: unknown) {
-    if (disposed) return;
-    if (isHostError(error) && error.publicCode === "close_barrier") return barrierFailed();
-    scheduleRetry(messageOf(error));
-  }
+  /** Reconnections (MCP-5): a failed attempt is the next failure; a connection that cannot prove it closed stops them. */
+  const restarts = createRestartLoop({
+    policy: restartPolicy(policy),
+    clock,
+    start: () => attempt(false),
+    isFatal: (error) => isHostError(error) && error.publicCode === "close_barrier",
+    onRetry: ({ attempt, maxAttempts, delayMs }, error) =>
+      setStatus({ state: "retrying", attempt, maxAttempts, nextRetryAt: new Date(clock.now() + delayMs).toISOString(), lastError: messageOf(error) }),
+    onGiveUp: (reason, error) => (reason === "fatal" ? barrierFailed() : exhausted(messageOf(error))),
+  });
 
   /** The first sync of a connection; on success the connection becomes the live one. */
   async function discover(conn: Connection): Promise<HostError | undefined> {
@@ -278,9 +273,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     conn.live = true;
     current = conn;
     setStatus({ state: "ready", since: new Date(clock.now()).toISOString() });
-    startTimer("stable", policy.stableMs, () => {
-      attemptsUsed = 0;
-    });
+    restarts.up();
     if (conn.handle.kind === "http" && policy.httpPingIntervalMs > 0) schedulePing(conn);
   }
 
@@ -313,12 +306,12 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     if (!conn.live) return; // an attempt in progress fails on its own
     conn.live = false;
     if (current === conn) current = undefined;
-    stopTimer("stable");
+    restarts.down();
     stopTimer("ping");
     log.warn(`mcp ${name}: connection lost: ${reason}`);
     const teardown = (async () => {
       if (!(await end(conn))) return barrierFailed();
-      scheduleRetry(reason);
+      restarts.failed(reason);
     })();
     closing.add(teardown);
     void teardown.finally(() => closing.delete(teardown));
@@ -343,17 +336,6 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     return true;
   }
 
-  function scheduleRetry(lastError: string) {
-    if (disposed) return;
-    if (attemptsUsed >= policy.maxAttempts) return exhausted(lastError);
-    attemptsUsed += 1;
-    const delay = backoffDelay(attemptsUsed, policy);
-    setStatus({ state: "retrying", attempt: attemptsUsed, maxAttempts: policy.maxAttempts, nextRetryAt: new Date(clock.now() + delay).toISOString(), lastError });
-    startTimer("retry", delay, () => {
-      if (!disposed) attempt(false).catch(retryAfter);
-    });
-  }
-
   function exhausted(lastError: string) {
     gens.unregister();
     setStatus({ state: "failed", error: `Gave up after ${policy.maxAttempts} reconnection attempts. Last error: ${lastError}. Restart the server to try again.` });
@@ -375,7 +357,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       } catch (error) {
         if (config.failOnStartupError || disposed) throw error;
         log.warn(`mcp ${name}: startup failed, retrying in the background: ${messageOf(error)}`);
-        retryAfter(error);
+        restarts.failed(error);
       }
     },
     view() {
@@ -392,6 +374,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
     dispose() {
       return (disposing ??= (async () => {
         disposed = true;
+        restarts.dispose();
         for (const label of [...timers.keys()]) stopTimer(label);
         opening?.abort.abort(new HostError("closed:mcp", `The MCP server "${name}" was stopped.`));
         const conn = current;
