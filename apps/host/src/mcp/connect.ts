@@ -56,7 +56,7 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
     const conn = openConnection(deps.connections, ++connectionIds, config, deps.makeTransport, {
       closed: (c) => outages.lose(c, c.lastError ?? "the connection closed"),
       error: outages.onError,
-      toolsChanged: (c) => void s.chain.run(() => resync(c)),
+      toolsChanged: (c) => void s.chain.run(() => resync(s, c, deps.limits)),
     });
     s.lastHandle = conn.handle;
     s.setStatus({ state: "connecting", phase: "connecting" });
@@ -78,7 +78,7 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
   async function discover(conn: Connection): Promise<HostError | undefined> {
     let tools: McpTool[] | undefined;
     try {
-      tools = await fetchTools(conn.client, name, fetchLimits(conn));
+      tools = await fetchTools(conn.client, name, fetchLimits(s, conn, deps.limits));
     } catch (error) {
       // Without a good generation there is nothing to serve: the attempt fails. Otherwise keep the last good one (MCP-4).
       if (s.gens.number === 0 || s.disposed) throw error;
@@ -91,29 +91,30 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
     return conflict;
   }
 
-  /** A later sync (tools/list_changed): fetch, and swap only if the fetch succeeded (MCP-4). */
-  async function resync(conn: Connection): Promise<void> {
-    const stale = () => s.disposed || conn !== s.current || !conn.live;
-    if (stale()) return;
-    let tools: McpTool[];
-    try {
-      tools = await fetchTools(conn.client, name, fetchLimits(conn));
-    } catch (error) {
-      log.warn(`mcp ${name}: tool list refresh failed; keeping generation ${s.gens.number}`, { error: messageOf(error) });
-      return;
-    }
-    if (stale()) return;
-    const conflict = s.gens.swap(tools);
-    if (conflict) log.error(`mcp ${name}: ${conflict.message}`);
-    s.onChange();
-  }
-
-  const fetchLimits = (conn: Connection): FetchLimits => ({
-    ...DEFAULT_LIMITS,
-    timeoutMs: config.startupTimeoutMs,
-    ...deps.limits,
-    signal: conn.abort.signal,
-  });
-
   return { attempt };
 }
+
+/** A later sync (tools/list_changed): fetch, and swap only if the fetch succeeded (MCP-4). */
+async function resync(s: ServerState, conn: Connection, limits: ConnectorDeps["limits"]): Promise<void> {
+  const { name, log } = s;
+  const stale = () => s.disposed || conn !== s.current || !conn.live;
+  if (stale()) return;
+  let tools: McpTool[];
+  try {
+    tools = await fetchTools(conn.client, name, fetchLimits(s, conn, limits));
+  } catch (error) {
+    log.warn(`mcp ${name}: tool list refresh failed; keeping generation ${s.gens.number}`, { error: messageOf(error) });
+    return;
+  }
+  if (stale()) return;
+  const conflict = s.gens.swap(tools);
+  if (conflict) log.error(`mcp ${name}: ${conflict.message}`);
+  s.onChange();
+}
+
+const fetchLimits = (s: ServerState, conn: Connection, limits: ConnectorDeps["limits"]): FetchLimits => ({
+  ...DEFAULT_LIMITS,
+  timeoutMs: s.config.startupTimeoutMs,
+  ...limits,
+  signal: conn.abort.signal,
+});

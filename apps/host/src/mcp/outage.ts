@@ -29,7 +29,7 @@ export function createOutages(s: ServerState, reconnect: () => Promise<void>) {
     isFatal: (error) => isHostError(error) && error.publicCode === "close_barrier",
     onRetry: ({ attempt, maxAttempts, delayMs }, error) =>
       s.setStatus({ state: "retrying", attempt, maxAttempts, nextRetryAt: new Date(s.clock.now() + delayMs).toISOString(), lastError: messageOf(error) }),
-    onGiveUp: (reason, error) => (reason === "fatal" ? barrierFailed() : exhausted(messageOf(error))),
+    onGiveUp: (reason, error) => (reason === "fatal" ? barrierFailed(s) : exhausted(s, messageOf(error))),
   });
 
   function goLive(conn: Connection) {
@@ -73,7 +73,7 @@ export function createOutages(s: ServerState, reconnect: () => Promise<void>) {
     s.timers.stop("ping");
     log.warn(`mcp ${name}: connection lost: ${reason}`);
     const teardown = (async () => {
-      if (!(await end(conn))) return barrierFailed();
+      if (!(await end(conn))) return barrierFailed(s);
       restarts.failed(reason);
     })();
     closing.add(teardown);
@@ -86,17 +86,6 @@ export function createOutages(s: ServerState, reconnect: () => Promise<void>) {
     return closeConnection(conn, { name, clock: s.clock, log, barrierMs: policy.closeBarrierMs });
   }
 
-  function exhausted(lastError: string) {
-    s.gens.unregister();
-    s.setStatus({ state: "failed", error: `Gave up after ${policy.maxAttempts} reconnection attempts. Last error: ${lastError}. Restart the server to try again.` });
-  }
-
-  function barrierFailed() {
-    if (s.disposed) return;
-    s.gens.unregister();
-    s.setStatus({ state: "failed", error: `The previous connection did not close within ${policy.closeBarrierMs} ms; not reconnecting, to avoid running two copies of the server. Restart it to try again.` });
-  }
-
   return {
     restarts,
     goLive,
@@ -106,4 +95,17 @@ export function createOutages(s: ServerState, reconnect: () => Promise<void>) {
     /** Waits for the outage teardowns in flight. */
     drain: () => Promise.all([...closing]).then(() => undefined),
   };
+}
+
+/** Out of attempts: the tools go until a person restarts the server. */
+function exhausted(s: ServerState, lastError: string) {
+  s.gens.unregister();
+  s.setStatus({ state: "failed", error: `Gave up after ${s.policy.maxAttempts} reconnection attempts. Last error: ${lastError}. Restart the server to try again.` });
+}
+
+/** A connection that cannot prove it closed: no reconnection, so two copies of the server never run. */
+function barrierFailed(s: ServerState) {
+  if (s.disposed) return;
+  s.gens.unregister();
+  s.setStatus({ state: "failed", error: `The previous connection did not close within ${s.policy.closeBarrierMs} ms; not reconnecting, to avoid running two copies of the server. Restart it to try again.` });
 }
