@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExtensionBrowserState, ExtensionRunState, ExtensionRunView } from "@seam/shared";
 import type { Scope } from "../core/scope.js";
-import type { HostHalf } from "./runner.js";
+import type { HostHalf } from "./host-half-types.js";
 
 /** One run of one version: from the run request until it ends. Runs live in memory only (EXT-2). */
 export interface Run {

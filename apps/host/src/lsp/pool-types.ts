@@ -1,0 +1,15 @@
+/* Types the pool shares with its parts (pool-process.ts, exchange.ts, replace-once.ts), apart so none of them imports pool.ts. */
+
+/** What the pool needs to start a provider's server. */
+export interface PoolServerConfig {
+  id: string;
+  command: string;
+  args: readonly string[];
+  initializationOptions?: Record<string, unknown>;
+  idleTimeoutMs: number;
+}
+
+/** Observation points, for tests and diagnostics. Listener errors are ignored. */
+export type PoolEvent =
+  | { type: "spawn" | "ready" | "exit" | "replace"; serverId: string; workspace: string; pid?: number }
+  | { type: "didOpen" | "request" | "response" | "didClose"; serverId: string; workspace: string; pid: number; uri: string; method?: string };

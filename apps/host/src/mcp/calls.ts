@@ -1,0 +1,42 @@
+import type { McpServerState } from "@seam/shared";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { HostError, messageOf } from "../core/errors.js";
+import type { Connection } from "./connection.js";
+
+/** The refusal while no generation can serve calls: the model reads it and may try later (MCP-5). */
+export function notConnected(name: string, rawName: string, status: McpServerState): HostError {
+  const why = status.state === "retrying" ? ` It is reconnecting (attempt ${status.attempt}/${status.maxAttempts}).` : "";
+  return new HostError("unavailable:mcp", `The MCP server "${name}" is not connected right now, so ${rawName} cannot run.${why} Try again later or use another tool.`, {
+    reason: "generation_unavailable",
+  });
+}
+
+/**
+ * tools/call on a live connection. Failures become HostErrors the model can act on; a failure that is
+ * not a JSON-RPC answer on an HTTP connection is reported to `lost` as an outage.
+ */
+export async function callTool(conn: Connection, name: string, rawName: string, args: Record<string, unknown>, signal: AbortSignal, callTimeoutMs: number, lost: (reason: string) => void): Promise<unknown> {
+  try {
+    // The runtime's deadline (callTimeoutMs) is authoritative; the SDK's own timer is only a backstop.
+    return await conn.client.request({ method: "tools/call", params: { name: rawName, arguments: args } }, z.unknown(), {
+      signal,
+      timeout: callTimeoutMs + 1_000,
+    });
+  } catch (error) {
+    throw callFailure(conn, name, rawName, error, signal, lost);
+  }
+}
+
+function callFailure(conn: Connection, name: string, rawName: string, error: unknown, signal: AbortSignal, lost: (reason: string) => void): HostError {
+  if (signal.aborted) return new HostError("closed:mcp", `The call to ${rawName} was cancelled.`, { reason: "cancelled" }, { cause: error });
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    return new HostError("unavailable:mcp", `The connection to the MCP server "${name}" was lost during the call to ${rawName}.`, { reason: "generation_unavailable" }, { cause: error });
+  }
+  if (error instanceof McpError) {
+    return new HostError("unavailable:mcp", `The MCP server "${name}" rejected the call to ${rawName}: ${error.message}`, { reason: "mcp_request_failed", rpcCode: error.code }, { cause: error });
+  }
+  // Not a JSON-RPC answer: the transport failed (HTTP error, dropped session). Treat it as an outage.
+  if (conn.handle.kind === "http") lost(`request failed: ${messageOf(error)}`);
+  return new HostError("unavailable:mcp", `The call to ${rawName} failed on the way to the MCP server "${name}": ${messageOf(error)}`, { reason: "generation_unavailable" }, { cause: error });
+}

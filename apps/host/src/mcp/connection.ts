@@ -1,0 +1,88 @@
+import type { McpServerConfig } from "@seam/shared";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { HostError, messageOf } from "../core/errors.js";
+import type { Log } from "../core/log.js";
+import type { Scope } from "../core/scope.js";
+import type { Clock } from "./supervisor-types.js";
+import type { TransportFactory, TransportHandle } from "./transport.js";
+
+/** One client over one transport, in its own scope; a server has at most one live connection at a time. */
+export interface Connection {
+  id: number;
+  client: Client;
+  handle: TransportHandle;
+  scope: Scope;
+  /** Aborts this connection's in-flight requests (startup timeout, dispose). */
+  abort: AbortController;
+  /** Connected and discovered: calls may use it. */
+  live: boolean;
+  /** We are closing it (or closed it): its events are stale. */
+  ended: boolean;
+  /** The transport reported close. */
+  closed: boolean;
+  lastError?: string;
+  probing?: Promise<void>;
+}
+
+/** What a connection reports to its supervisor. */
+export interface ConnectionEvents {
+  closed(conn: Connection): void;
+  error(conn: Connection, error: Error): void;
+  toolsChanged(conn: Connection): void;
+}
+
+/** Opens a client over a fresh transport in a child scope of `connections`; it connects later (`client.connect`). */
+export function openConnection(connections: Scope, id: number, config: McpServerConfig, makeTransport: TransportFactory, on: ConnectionEvents): Connection {
+  const scope = connections.child(`connection:${id}`);
+  let handle: TransportHandle;
+  try {
+    handle = makeTransport(scope, config);
+  } catch (error) {
+    void scope.dispose();
+    throw error;
+  }
+  const client = new Client({ name: "seam", version: "0.0.0" }, { capabilities: {} });
+  const conn: Connection = { id, client, handle, scope, abort: new AbortController(), live: false, ended: false, closed: false };
+  client.onclose = () => {
+    conn.closed = true;
+    on.closed(conn);
+  };
+  client.onerror = (error) => on.error(conn, error);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => on.toolsChanged(conn));
+  return conn;
+}
+
+export interface CloseBarrier {
+  name: string;
+  clock: Clock;
+  log: Log;
+  /** How long a closing connection has to prove its peer is gone. */
+  barrierMs: number;
+}
+
+/**
+ * Closes a connection and waits, at most `barrierMs`, for proof that its peer is gone (MCP-5). False
+ * when the proof did not come: reconnecting then could run two copies of a stdio server.
+ */
+export async function closeConnection(conn: Connection, b: CloseBarrier): Promise<boolean> {
+  conn.ended = true;
+  conn.live = false;
+  conn.abort.abort(new HostError("closed:mcp", `The connection to "${b.name}" is closing.`));
+  let timer: unknown;
+  const barrier = new Promise<boolean>((resolve) => (timer = b.clock.setTimeout(() => resolve(false), b.barrierMs, "barrier")));
+  const proven = await Promise.race([conn.handle.terminate(), barrier]);
+  b.clock.clearTimeout(timer);
+  const dispose = () => conn.scope.dispose().catch((error: unknown) => b.log.error(`mcp ${b.name}: dispose failed`, { error: messageOf(error) }));
+  if (!proven) {
+    b.log.error(`mcp ${b.name}: could not prove that connection ${conn.id} closed within ${b.barrierMs} ms`);
+    void dispose();
+    return false;
+  }
+  await dispose();
+  return true;
+}
+
+/** Why an attempt stopped: the previous connection never proved it closed (not retryable). */
+export const closeBarrierError = (name: string, barrierMs: number) =>
+  new HostError("unavailable:mcp", `The previous connection to "${name}" did not close within ${barrierMs} ms.`, { reason: "close_barrier" });
