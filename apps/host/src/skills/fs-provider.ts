@@ -43,7 +43,7 @@ export interface FsProvider extends SkillProvider {
 type Scan = { candidates: SkillCandidate[]; diagnostics: SkillDiagnostic[] };
 
 export async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = Array.from<R>({ length: items.length });
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -1,4 +1,3 @@
-/// <reference path="./gfm.d.ts" />
 import { gfm } from "@joplin/turndown-plugin-gfm";
 import TurndownService from "turndown";
 

@@ -120,7 +120,7 @@ export function compileAllowlist(entries: readonly string[]): Allowlist {
     if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(name) || name.length > 253) {
       throw webError("invalid_settings", `Fetch allowlist entry ${JSON.stringify(raw)} is neither a host name, an IP address nor a CIDR (e.g. 10.0.0.0/8).`);
     }
-    if (/^[0-9.]+$/.test(name) || /^0x/.test(name)) {
+    if (/^[0-9.]+$/.test(name) || name.startsWith("0x")) {
       throw webError("invalid_settings", `Fetch allowlist entry ${JSON.stringify(raw)} looks like an IP address but is not a valid one.`);
     }
     if (wildcard) suffixes.push(`.${name}`);

@@ -52,7 +52,7 @@ export function webSearchTool(deps: { service: WebService; settings: () => WebSe
 /** Like Promise.all, but the first rejection aborts the siblings through `controller` before it propagates. */
 async function firstFailureWins<T>(tasks: Promise<T>[], controller: AbortController): Promise<T[]> {
   return new Promise<T[]>((resolve, reject) => {
-    const out: T[] = new Array(tasks.length);
+    const out = Array.from<T>({ length: tasks.length });
     let left = tasks.length;
     let failed = false;
     tasks.forEach((task, i) => {

@@ -99,7 +99,7 @@ describe("tool registry (CORE-11)", () => {
       seen.push(change);
     });
     const offA = registry.register(tool("a"), { sessionId: "s" });
-    expect(() => registry.register(tool("a"))).toThrow();
+    expect(() => registry.register(tool("a"))).toThrow(/already registered/);
     await offA();
     await offA();
     await off();

@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 const def = (hostCode: string | null, browserCode: string | null = null, purpose = "counts"): ExtensionDefinition => ({ purpose, hostCode, browserCode });
-const notFound = (p: Promise<unknown>) => expect(p).rejects.toSatisfy((e) => e instanceof HostError && e.code === "not_found:extensions");
+const isNotFound = (e: unknown) => e instanceof HostError && e.code === "not_found:extensions";
 const counts = () => db.exclusive(async (p) => ({
   versions: await p.extensionVersion.count(),
   decisions: await p.extensionDecision.count(),
@@ -99,7 +99,7 @@ describe("extension store (EXT-2)", () => {
     await store.remove(packageId);
     expect(await store.find(s1, "counter")).toBeNull();
     expect(await counts()).toEqual({ versions: 1, decisions: 0, grants: 0 });
-    await notFound(store.remove(packageId));
+    await expect(store.remove(packageId)).rejects.toSatisfy(isNotFound);
     expect((await store.source(keep.packageId)).hostCode).toBe("k");
   });
 
@@ -125,8 +125,8 @@ describe("extension store (EXT-2)", () => {
     expect(versions.map((v) => v.decision && [v.decision.decision, v.decision.by])).toEqual([["allow", "user"], ["deny", "user"], ["allow", "grant"]]);
     expect(new Date(versions[2]!.decision!.at).toISOString()).toBe(versions[2]!.decision!.at);
 
-    await notFound(store.decide(packageId, 9, "allow", "user", false));
-    await notFound(store.decide("nope", 1, "allow", "user", false));
+    await expect(store.decide(packageId, 9, "allow", "user", false)).rejects.toSatisfy(isNotFound);
+    await expect(store.decide("nope", 1, "allow", "user", false)).rejects.toSatisfy(isNotFound);
     expect(await store.lastAllowed("nope")).toBeNull();
   });
 
@@ -151,7 +151,7 @@ describe("extension store (EXT-2)", () => {
     expect(again.fromVersion).toBe(2);
     expect(await store.activeGrant(packageId)).toEqual(again);
     expect((await counts()).grants).toBe(2); // the revoked one stays as history
-    await notFound(store.grant("nope", 1));
+    await expect(store.grant("nope", 1)).rejects.toSatisfy(isNotFound);
   });
 
   it("deleting the session deletes its packages", async () => {
@@ -167,9 +167,9 @@ describe("extension store (EXT-2)", () => {
 
   it("source of an unknown package or version is not_found:extensions", async () => {
     const { packageId } = await store.define(s1, "counter", def("a"));
-    await notFound(store.source("nope"));
-    await notFound(store.source("nope", 1));
-    await notFound(store.source(packageId, 2));
+    await expect(store.source("nope")).rejects.toSatisfy(isNotFound);
+    await expect(store.source("nope", 1)).rejects.toSatisfy(isNotFound);
+    await expect(store.source(packageId, 2)).rejects.toSatisfy(isNotFound);
   });
 
   it("defining in an unknown session fails without creating anything", async () => {

@@ -88,10 +88,14 @@ describe.each(["openai-compatible", "anthropic"] as const)("%s failures", (provi
 
   test("aborting while the endpoint hangs ends promptly", async () => {
     const controller = new AbortController();
-    const pending = failureOf(model().stream({ messages: [{ role: "user", text: "hang" }], tools: [], signal: controller.signal }));
+    let settled = false;
+    const pending = failureOf(model().stream({ messages: [{ role: "user", text: "hang" }], tools: [], signal: controller.signal })).finally(() => {
+      settled = true;
+    });
     await new Promise((r) => setTimeout(r, 200));
+    // The endpoint never answers: nothing settles before the abort, and settling at all proves the abort ended the request.
+    expect(settled).toBe(false);
     controller.abort();
-    // The endpoint never answers: settling at all proves the abort ended the request.
     await expectHostError(await pending, "closed:llm", "aborted");
   });
 

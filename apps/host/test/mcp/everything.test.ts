@@ -1,54 +1,13 @@
 import type { McpServerConfigInput } from "@seam/shared";
 import { describe, expect, it, vi } from "vitest";
 import { createScope, type Scope } from "../../src/core/scope.js";
-import { createToolRegistry, type ToolRegistry } from "../../src/agent/registry.js";
+import { createToolRegistry } from "../../src/agent/registry.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { createMcpHub, type McpHub } from "../../src/mcp/hub.js";
+import { createMcpHub } from "../../src/mcp/hub.js";
 import { createTransport, type TransportFactory } from "../../src/mcp/transport.js";
 import type { McpCanonicalResult } from "../../src/mcp/results.js";
 import { everythingStdio, invoker, ManualClock, memoryLog, recordingTransport, startEverythingHttp, waitForState } from "./helpers.js";
-
-/** What both transports must show against the real reference server. */
-async function exercise(hub: McpHub, registry: ToolRegistry) {
-  const view = hub.get("everything")!;
-  expect(view.status.state).toBe("ready");
-  expect(view.serverInfo).toEqual({ name: "mcp-servers/everything", version: expect.any(String) });
-  expect(view.instructions).toContain("Everything");
-  const names = registry.visible().map((t) => t.name);
-  expect(names).toContain("mcp__everything__echo");
-  expect(names).toContain("mcp__everything__get-sum");
-  expect(names).toContain("mcp__everything__get-tiny-image");
-  expect(names.every((n) => n.startsWith("mcp__everything__"))).toBe(true);
-  expect(view.tools.map((t) => t.publicName)).toEqual(view.tools.map((t) => `mcp__everything__${t.rawName}`));
-
-  const call = invoker(registry);
-  const echo = await call("mcp__everything__echo", { message: "hello bridge" });
-  expect(echo.status).toBe("ok");
-  expect(echo.rendered).toBe("Echo: hello bridge");
-
-  const sum = await call("mcp__everything__get-sum", { a: 2, b: 3 });
-  expect(sum.rendered).toContain("5");
-
-  const image = await call("mcp__everything__get-tiny-image", {});
-  expect(image.status).toBe("ok");
-  const canonical = image.canonical as McpCanonicalResult;
-  const block = canonical.content.find((b) => (b as { type: string }).type === "image") as { data: string; mimeType: string };
-  expect(block.mimeType).toBe("image/png");
-  expect(Buffer.from(block.data, "base64").subarray(1, 4).toString()).toBe("PNG");
-  expect(image.rendered).toMatch(/\[image: image\/png, [\d.]+ (B|KB)\]/);
-  expect(image.rendered).not.toContain(block.data.slice(0, 32));
-
-  const structured = await call("mcp__everything__get-structured-content", { location: "Chicago" });
-  expect(structured.status).toBe("ok");
-  expect(structured.canonical).toMatchObject({ structured: "valid", structuredContent: { temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) } });
-
-  const bad = await call("mcp__everything__get-sum", { a: "two" });
-  expect(bad.error?.code).toBe("invalid_arguments");
-
-  const task = await call("mcp__everything__simulate-research-query", { topic: "x" });
-  expect(task.error?.code).toBe("mcp_task_required");
-}
 
 async function hubOn(scope: Scope, config: McpServerConfigInput, clock?: ManualClock) {
   const registry = createToolRegistry();
@@ -58,17 +17,56 @@ async function hubOn(scope: Scope, config: McpServerConfigInput, clock?: ManualC
 }
 
 describe("against @modelcontextprotocol/server-everything", () => {
-  it("over stdio", async () => {
+  // What both transports must show against the real reference server.
+  it.each([
+    { transport: "stdio", config: async () => everythingStdio() },
+    {
+      transport: "Streamable HTTP",
+      config: async (scope: Scope): Promise<McpServerConfigInput> => {
+        const server = await startEverythingHttp(scope.child("server"));
+        return { name: "everything", transport: { type: "http", url: server.url } };
+      },
+    },
+  ])("over $transport", async ({ config }) => {
     await using scope = createScope("test");
-    const { hub, registry } = await hubOn(scope, everythingStdio());
-    await exercise(hub, registry);
-  });
+    const { hub, registry } = await hubOn(scope, await config(scope));
+    const view = hub.get("everything")!;
+    expect(view.status.state).toBe("ready");
+    expect(view.serverInfo).toEqual({ name: "mcp-servers/everything", version: expect.any(String) });
+    expect(view.instructions).toContain("Everything");
+    const names = registry.visible().map((t) => t.name);
+    expect(names).toContain("mcp__everything__echo");
+    expect(names).toContain("mcp__everything__get-sum");
+    expect(names).toContain("mcp__everything__get-tiny-image");
+    expect(names.every((n) => n.startsWith("mcp__everything__"))).toBe(true);
+    expect(view.tools.map((t) => t.publicName)).toEqual(view.tools.map((t) => `mcp__everything__${t.rawName}`));
 
-  it("over Streamable HTTP", async () => {
-    await using scope = createScope("test");
-    const server = await startEverythingHttp(scope.child("server"));
-    const { hub, registry } = await hubOn(scope, { name: "everything", transport: { type: "http", url: server.url } });
-    await exercise(hub, registry);
+    const call = invoker(registry);
+    const echo = await call("mcp__everything__echo", { message: "hello bridge" });
+    expect(echo.status).toBe("ok");
+    expect(echo.rendered).toBe("Echo: hello bridge");
+
+    const sum = await call("mcp__everything__get-sum", { a: 2, b: 3 });
+    expect(sum.rendered).toContain("5");
+
+    const image = await call("mcp__everything__get-tiny-image", {});
+    expect(image.status).toBe("ok");
+    const canonical = image.canonical as McpCanonicalResult;
+    const block = canonical.content.find((b) => (b as { type: string }).type === "image") as { data: string; mimeType: string };
+    expect(block.mimeType).toBe("image/png");
+    expect(Buffer.from(block.data, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(image.rendered).toMatch(/\[image: image\/png, [\d.]+ (B|KB)\]/);
+    expect(image.rendered).not.toContain(block.data.slice(0, 32));
+
+    const structured = await call("mcp__everything__get-structured-content", { location: "Chicago" });
+    expect(structured.status).toBe("ok");
+    expect(structured.canonical).toMatchObject({ structured: "valid", structuredContent: { temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) } });
+
+    const bad = await call("mcp__everything__get-sum", { a: "two" });
+    expect(bad.error?.code).toBe("invalid_arguments");
+
+    const task = await call("mcp__everything__simulate-research-query", { topic: "x" });
+    expect(task.error?.code).toBe("mcp_task_required");
   });
 
   it("supervises Streamable HTTP servers: a dropped server is an outage, and the bridge reconnects", async () => {

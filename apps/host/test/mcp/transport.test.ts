@@ -173,7 +173,7 @@ describe("Streamable HTTP transport", () => {
       const handle = createTransport(scope, config);
       expect(handle.kind).toBe("http");
       const client = new Client({ name: "t", version: "0" });
-      await expect(client.connect(handle.transport)).rejects.toThrow();
+      await expect(client.connect(handle.transport)).rejects.toThrow(/Error POSTing to endpoint/);
       expect(seen.length).toBeGreaterThan(0);
       expect(seen[0]!.authorization).toBe("Bearer s3cret");
       expect(seen[0]!["x-team"]).toBe("core");

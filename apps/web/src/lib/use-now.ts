@@ -6,9 +6,14 @@ export function useNow(intervalMs: number, active = true): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(t);
+    const tick = () => setNow(Date.now());
+    // Catch up at once (the clock stood still while inactive), then tick every interval.
+    const first = setTimeout(tick, 0);
+    const t = setInterval(tick, intervalMs);
+    return () => {
+      clearTimeout(first);
+      clearInterval(t);
+    };
   }, [intervalMs, active]);
   return now;
 }

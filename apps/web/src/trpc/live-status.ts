@@ -7,14 +7,13 @@ export const RECONNECT_NOTICE_MS = 1_500;
 
 /** The subscription's status, where "connecting" shows only once it has lasted `RECONNECT_NOTICE_MS`. */
 export function useDelayedConnecting(status: LiveStatus): LiveStatus {
-  const [shown, setShown] = useState<LiveStatus>(status);
+  // The last status shown other than a reconnect still within its grace period.
+  const [settled, setSettled] = useState<LiveStatus>(status);
+  if (status !== "connecting" && settled !== status) setSettled(status);
   useEffect(() => {
-    if (status !== "connecting") {
-      setShown(status);
-      return;
-    }
-    const t = setTimeout(() => setShown("connecting"), RECONNECT_NOTICE_MS);
+    if (status !== "connecting") return;
+    const t = setTimeout(() => setSettled("connecting"), RECONNECT_NOTICE_MS);
     return () => clearTimeout(t);
   }, [status]);
-  return shown;
+  return status === "connecting" ? settled : status;
 }

@@ -1,7 +1,7 @@
 "use client";
 import type { LiveTopic, SessionTopic } from "@seam/shared";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { createLiveRegistry, type LiveHandler, type LiveRegistry } from "./live-registry";
 import { useDelayedConnecting, type LiveStatus } from "./live-status";
 import { useTRPC } from "./react";
@@ -38,7 +38,10 @@ export function useLiveTopic<T extends LiveTopic>(topic: T | null, handler: Live
   const live = useContext(LiveContext);
   if (!live) throw new Error("useLiveTopic needs a LiveProvider");
   const latest = useRef(handler);
-  latest.current = handler;
+  // The registry calls the handler of the last commit; events arrive outside render, after layout effects.
+  useLayoutEffect(() => {
+    latest.current = handler;
+  });
   const { registry } = live;
   useEffect(() => (topic === null ? undefined : registry.register(topic, latest)), [topic, registry]);
   return live.status;

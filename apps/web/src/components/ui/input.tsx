@@ -16,8 +16,13 @@ export function NativeSelect({ className, ...props }: ComponentProps<"select">) 
   return <select className={cn(fieldClass, "h-9 cursor-pointer pr-8", className)} {...props} />;
 }
 
-export function Label({ className, ...props }: ComponentProps<"label">) {
-  return <label className={cn("text-[13px] font-medium text-foreground", className)} {...props} />;
+/** A label always names one control: every caller passes the `id` of the field it labels. */
+export function Label({ className, htmlFor, children, ...props }: ComponentProps<"label"> & { htmlFor: string }) {
+  return (
+    <label htmlFor={htmlFor} className={cn("text-[13px] font-medium text-foreground", className)} {...props}>
+      {children}
+    </label>
+  );
 }
 
 export function FieldHint({ className, ...props }: ComponentProps<"p">) {

@@ -2,10 +2,10 @@
 import type { ToolInfo } from "@seam/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ArrowUpIcon, WrenchIcon } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
-import { SlashMenu, slashEntries, type SlashEntry } from "./slash-menu";
+import { SlashMenu, slashEntries, slashOptionId, type SlashEntry } from "./slash-menu";
 
 export function Composer({
   sessionId,
@@ -35,6 +35,9 @@ export function Composer({
 
   const entries = menuDismissed ? null : slashEntries(text, tools, skills.data ?? []);
   const menuOpen = entries !== null;
+  // Focus stays in the textarea; the highlighted option is its active descendant.
+  const menuId = useId();
+  const activeIndex = menuOpen ? Math.min(active, Math.max(0, entries.length - 1)) : 0;
 
   // Skills change on disk: look again whenever the menu opens and the cached list is stale.
   const { refetch, isStale } = skills;
@@ -105,12 +108,15 @@ export function Composer({
 
   return (
     <div className="relative">
-      {menuOpen && <SlashMenu entries={entries} active={Math.min(active, Math.max(0, entries.length - 1))} onPick={pick} onHover={setActive} />}
+      {menuOpen && <SlashMenu id={menuId} entries={entries} active={activeIndex} onPick={pick} onHover={setActive} />}
       <div className="rounded-2xl border bg-card shadow-sm transition-colors focus-within:border-ring/60 focus-within:ring-2 focus-within:ring-ring/15">
         <textarea
           ref={ref}
           data-testid="composer-input"
           aria-label="Message"
+          aria-autocomplete={menuOpen ? "list" : undefined}
+          aria-controls={menuOpen ? menuId : undefined}
+          aria-activedescendant={menuOpen && entries.length > 0 ? slashOptionId(menuId, activeIndex) : undefined}
           rows={1}
           autoFocus
           value={text}

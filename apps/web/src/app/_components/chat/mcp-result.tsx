@@ -48,12 +48,13 @@ function Block({ block }: { block: unknown }) {
       if (!IMAGE_TYPES.test(mime) || !BASE64.test(data)) return <Placeholder icon={<ImageIcon />} text={`image (${mime || "unknown type"}), not shown`} />;
       return (
         <figure className="flex flex-col gap-1">
-          <img data-testid="mcp-result-image" src={`data:${mime};base64,${data}`} alt="Image returned by the tool" className="max-h-80 max-w-full self-start rounded border bg-muted/40 object-contain [image-rendering:auto]" />
+          <img data-testid="mcp-result-image" src={`data:${mime};base64,${data}`} alt="Returned by the tool" className="max-h-80 max-w-full self-start rounded border bg-muted/40 object-contain [image-rendering:auto]" />
           <figcaption className="text-[11px] text-muted-foreground">{mime} · {formatBytes(data.length * 0.75)}</figcaption>
         </figure>
       );
     case "audio":
       if (!AUDIO_TYPES.test(mime) || !BASE64.test(data)) return <Placeholder icon={<Volume2Icon />} text={`audio (${mime || "unknown type"}), not playable`} />;
+      // oxlint-disable-next-line jsx-a11y/media-has-caption -- an MCP audio block carries no captions or transcript to offer
       return <audio data-testid="mcp-result-audio" controls src={`data:${mime};base64,${data}`} className="max-w-full" />;
     case "resource": {
       const r = isObj(block.resource) ? block.resource : {};

@@ -51,12 +51,19 @@ export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompl
   return [...skillEntries, ...toolEntries];
 }
 
+/** The DOM id of option `index` in the menu `menuId`, for the composer's `aria-activedescendant`. */
+export function slashOptionId(menuId: string, index: number): string {
+  return `${menuId}-option-${index}`;
+}
+
 export function SlashMenu({
+  id,
   entries,
   active,
   onPick,
   onHover,
 }: {
+  id: string;
   entries: SlashEntry[];
   active: number;
   onPick: (e: SlashEntry) => void;
@@ -69,6 +76,7 @@ export function SlashMenu({
   return (
     <div
       data-testid="slash-menu"
+      id={id}
       role="listbox"
       aria-label="Commands"
       ref={listRef}
@@ -91,12 +99,16 @@ export function SlashMenu({
               </div>
             )}
             <div
+              id={slashOptionId(id, i)}
               data-testid="slash-item"
               data-kind={e.kind}
               data-name={e.name}
               data-index={i}
               role="option"
               aria-selected={i === active}
+              // Focusable for assistive technology only: focus stays in the composer, which names this option
+              // as its active descendant, and the mouse-down below keeps it there.
+              tabIndex={-1}
               onMouseDown={(ev) => {
                 ev.preventDefault();
                 onPick(e);

@@ -9,13 +9,13 @@ import { ExtensionDefineResult, ExtensionRefusal, extensionRefusalOf, extensionS
 import { LspResult, lspViewOf } from "./lsp-result";
 import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
 import { ToolStatusChip } from "./tool-status-chip";
-import { prettyJson, summarizeArgs, toolIcon } from "./tool-summary";
+import { prettyJson, summarizeArgs, TOOL_ICONS, toolKind } from "./tool-summary";
 import { WebResult, webViewOf } from "./web-result";
 
 /** A tool call where it happened: one collapsed line, details one click away. */
 export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem }) {
   const [open, setOpen] = useState(false);
-  const Icon = toolIcon(call.name);
+  const Icon = TOOL_ICONS[toolKind(call.name)];
   const summary = extensionSummary(call) ?? summarizeArgs(call.args);
   return (
     <div

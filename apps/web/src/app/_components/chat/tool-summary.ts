@@ -18,16 +18,35 @@ function clip(s: string, max: number): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-export function toolIcon(name: string): LucideIcon {
+export type ToolKind = "extension" | "shell" | "search" | "web" | "write" | "list" | "read" | "other";
+
+/** What a tool does, guessed from its name, for its icon. */
+export function toolKind(name: string): ToolKind {
   const n = name.toLowerCase();
-  if (n.startsWith("extension_")) return PuzzleIcon;
-  if (/(shell|exec|run|command|bash)/.test(n)) return TerminalIcon;
-  if (/(search|grep|find|query)/.test(n)) return SearchIcon;
-  if (/(web|fetch|http|url|browse)/.test(n)) return GlobeIcon;
-  if (/(write|edit|patch|replace|create)/.test(n)) return PencilIcon;
-  if (/(list|ls|tree|dir)/.test(n)) return ListTreeIcon;
-  if (/(read|file|cat|open)/.test(n)) return FileTextIcon;
-  return WrenchIcon;
+  if (n.startsWith("extension_")) return "extension";
+  if (/(shell|exec|run|command|bash)/.test(n)) return "shell";
+  if (/(search|grep|find|query)/.test(n)) return "search";
+  if (/(web|fetch|http|url|browse)/.test(n)) return "web";
+  if (/(write|edit|patch|replace|create)/.test(n)) return "write";
+  if (/(list|ls|tree|dir)/.test(n)) return "list";
+  if (/(read|file|cat|open)/.test(n)) return "read";
+  return "other";
+}
+
+/** One icon per kind of tool; a module constant, so `TOOL_ICONS[kind]` is the same component on every render. */
+export const TOOL_ICONS: Record<ToolKind, LucideIcon> = {
+  extension: PuzzleIcon,
+  shell: TerminalIcon,
+  search: SearchIcon,
+  web: GlobeIcon,
+  write: PencilIcon,
+  list: ListTreeIcon,
+  read: FileTextIcon,
+  other: WrenchIcon,
+};
+
+export function toolIcon(name: string): LucideIcon {
+  return TOOL_ICONS[toolKind(name)];
 }
 
 export function prettyJson(value: unknown): string {

@@ -16,22 +16,25 @@ export function useSessionTimeline(id: string) {
   const syncSeq = useRef(0);
   const pending = useRef<Map<string, string[]> | null>(null);
 
-  const sync = useCallback(async () => {
+  // The state updates happen when the snapshot arrives (in the promise's callbacks), never while the effect runs.
+  const sync = useCallback(() => {
     const seq = ++syncSeq.current;
     const buffer = new Map<string, string[]>();
     pending.current = buffer;
-    try {
-      const detail = await client.session.get.query({ id });
-      if (seq !== syncSeq.current) return;
-      pending.current = null;
-      dispatch({ type: "snapshot", detail, deltas: buffer });
-      setError(null);
-    } catch (err) {
-      if (seq !== syncSeq.current) return;
-      pending.current = null;
-      const e = err as { message?: string; data?: { code?: string } };
-      setError({ message: e.message ?? String(err), notFound: e.data?.code === "NOT_FOUND" });
-    }
+    return client.session.get.query({ id }).then(
+      (detail) => {
+        if (seq !== syncSeq.current) return;
+        pending.current = null;
+        dispatch({ type: "snapshot", detail, deltas: buffer });
+        setError(null);
+      },
+      (err: unknown) => {
+        if (seq !== syncSeq.current) return;
+        pending.current = null;
+        const e = err as { message?: string; data?: { code?: string } };
+        setError({ message: e.message ?? String(err), notFound: e.data?.code === "NOT_FOUND" });
+      },
+    );
   }, [client, id]);
 
   useEffect(() => {

@@ -156,7 +156,7 @@ function FetchResult({ result: { provider, result }, rendered, modelText }: { re
           <ChevronRightIcon className="size-3.5 shrink-0 text-muted-foreground transition-transform group-open/body:rotate-90" />
           <span className="font-medium">Page content</span>
           <span className="text-muted-foreground">· {body.length.toLocaleString("en-US")} characters as the model read them</span>
-          <span className="ml-auto inline-flex rounded-md bg-muted p-0.5" onClick={(e) => e.preventDefault()}>
+          <span className="ml-auto inline-flex rounded-md bg-muted p-0.5">
             <ToggleButton active={!raw} onClick={() => setRaw(false)} testId="web-fetch-rendered-toggle">
               Rendered
             </ToggleButton>
@@ -180,13 +180,17 @@ function FetchResult({ result: { provider, result }, rendered, modelText }: { re
   );
 }
 
+/** A view switch inside the `<summary>`: its click must not also open or close the details. */
 function ToggleButton({ active, onClick, testId, children }: { active: boolean; onClick: () => void; testId: string; children: ReactNode }) {
   return (
     <button
       type="button"
       data-testid={testId}
       aria-pressed={active}
-      onClick={onClick}
+      onClick={(e) => {
+        e.preventDefault();
+        onClick();
+      }}
       className={cn(
         "cursor-pointer rounded px-1.5 py-0.5 text-[11px] font-medium text-muted-foreground hover:text-foreground",
         active && "bg-card text-foreground shadow-xs",

@@ -47,7 +47,7 @@ export function diffStats(lines: DiffLine[]): { added: number; removed: number }
 
 /** Unchanged runs longer than `2 * context` lines collapse to a "skip" row, keeping `context` lines around each change. */
 export function withContext(lines: DiffLine[], context = 3): DiffRow[] {
-  const keep = new Array<boolean>(lines.length).fill(false);
+  const keep = Array.from({ length: lines.length }, () => false);
   lines.forEach((l, i) => {
     if (l.kind === "same") return;
     for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) keep[j] = true;

@@ -31,9 +31,7 @@ export function WebHealthTable({ health }: { health: WebKindHealth }) {
             <th className="py-2 pr-2 pl-3 font-medium">Provider</th>
             {FLAGS.map((f) => (
               <th key={f.key} className="px-1 py-2 text-center font-medium">
-                <Tip label={f.tip}>
-                  <span className="cursor-help">{f.label}</span>
-                </Tip>
+                <FlagHeading flag={f} />
               </th>
             ))}
             <th className="px-2 py-2 font-medium">Last call</th>
@@ -56,6 +54,29 @@ export function WebHealthTable({ health }: { health: WebKindHealth }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A flag's column heading, explained on hover. */
+function FlagHeading({ flag }: { flag: (typeof FLAGS)[number] }) {
+  return (
+    <Tip label={flag.tip}>
+      <span className="cursor-help">{flag.label}</span>
+    </Tip>
+  );
+}
+
+/** One real call to the provider; the span carries the tooltip while the button is disabled. */
+function ProbeButton({ provider: p, pending, onProbe }: { provider: WebProviderHealth; pending: boolean; onProbe: () => void }) {
+  return (
+    <Tip label={p.registered ? (p.kind === "search" ? "One real search request" : "One real fetch of the probe URL") : "Not registered: nothing to probe"}>
+      <span className="inline-flex">
+        <Button variant="outline" size="xs" data-testid="web-probe" aria-label={`Probe ${p.label}`} disabled={!p.registered || pending} onClick={onProbe}>
+          {pending ? <LoaderCircleIcon className="animate-spin" /> : <RadioTowerIcon />}
+          {pending ? "Probing…" : "Probe"}
+        </Button>
+      </span>
+    </Tip>
   );
 }
 
@@ -115,24 +136,14 @@ function ProviderRow({ provider: p, now }: { provider: WebProviderHealth; now: n
           <LastCall call={p.lastCall} now={now} />
         </td>
         <td className="py-2 pr-3 pl-1 text-right">
-          <Tip label={p.registered ? (p.kind === "search" ? "One real search request" : "One real fetch of the probe URL") : "Not registered: nothing to probe"}>
-            <span className="inline-flex">
-              <Button
-                variant="outline"
-                size="xs"
-                data-testid="web-probe"
-                aria-label={`Probe ${p.label}`}
-                disabled={!p.registered || probe.isPending}
-                onClick={() => {
-                  setResult(null);
-                  probe.mutate({ kind: p.kind, id: p.id });
-                }}
-              >
-                {probe.isPending ? <LoaderCircleIcon className="animate-spin" /> : <RadioTowerIcon />}
-                {probe.isPending ? "Probing…" : "Probe"}
-              </Button>
-            </span>
-          </Tip>
+          <ProbeButton
+            provider={p}
+            pending={probe.isPending}
+            onProbe={() => {
+              setResult(null);
+              probe.mutate({ kind: p.kind, id: p.id });
+            }}
+          />
         </td>
       </tr>
       {(result || failed) && !probe.isPending && (

@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useConnection } from "@/trpc/connection";
 import { useTRPC } from "@/trpc/react";
 import { ApprovalTray } from "../extensions/approval-tray";
@@ -8,6 +8,20 @@ import { Sidebar } from "./sidebar";
 import { NotConnected } from "./not-connected";
 
 const COLLAPSE_KEY = "seam.sidebar.collapsed";
+
+// Whether the sidebar is collapsed lives in localStorage; this page's toggles tell the shell when it changes.
+const collapseListeners = new Set<() => void>();
+function subscribeCollapsed(listener: () => void): () => void {
+  collapseListeners.add(listener);
+  return () => collapseListeners.delete(listener);
+}
+const readCollapsed = () => window.localStorage.getItem(COLLAPSE_KEY) === "1";
+// The server renders the sidebar expanded; hydration then takes the stored choice.
+const serverCollapsed = () => false;
+function toggleCollapsed(): void {
+  window.localStorage.setItem(COLLAPSE_KEY, readCollapsed() ? "0" : "1");
+  for (const listener of [...collapseListeners]) listener();
+}
 
 export function AppShell({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
@@ -19,27 +33,18 @@ export function AppShell({ children }: { children: ReactNode }) {
     refetchInterval: connection.state === "unreachable" ? 3_000 : false,
   });
 
-  const [collapsed, setCollapsed] = useState(false);
+  const collapsed = useSyncExternalStore(subscribeCollapsed, readCollapsed, serverCollapsed);
   const [trayOpen, setTrayOpen] = useState(false);
-  useEffect(() => {
-    setCollapsed(window.localStorage.getItem(COLLAPSE_KEY) === "1");
-  }, []);
-  const toggle = useCallback(() => {
-    setCollapsed((c) => {
-      window.localStorage.setItem(COLLAPSE_KEY, c ? "0" : "1");
-      return !c;
-    });
-  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.metaKey || e.ctrlKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "b") {
         e.preventDefault();
-        toggle();
+        toggleCollapsed();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [toggle]);
+  }, []);
 
   if ("message" in connection) {
     return <NotConnected connection={connection} retrying={health.isFetching} onRetry={() => void health.refetch()} />;
@@ -47,7 +52,7 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex h-dvh overflow-hidden">
-      <Sidebar collapsed={collapsed} onToggle={toggle} hostVersion={health.data?.version} onOpenApprovals={() => setTrayOpen(true)} />
+      <Sidebar collapsed={collapsed} onToggle={toggleCollapsed} hostVersion={health.data?.version} onOpenApprovals={() => setTrayOpen(true)} />
       <main className="relative flex min-w-0 flex-1 flex-col overflow-hidden">
         {children}
         <ApprovalTray open={trayOpen} onOpenChange={setTrayOpen} />

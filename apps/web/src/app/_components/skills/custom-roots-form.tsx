@@ -2,7 +2,7 @@
 import { SkillSettings } from "@seam/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckIcon, PlusIcon, Trash2Icon } from "lucide-react";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FieldError, FieldHint, Input } from "@/components/ui/input";
 import { useTRPC } from "@/trpc/react";
@@ -41,10 +41,6 @@ export function CustomRootsForm() {
   const [saved, setSaved] = useState(false);
 
   const stored = settings.data?.customRoots;
-  // Take the host's list until the user edits; a save replaces the draft with what the host stored.
-  useEffect(() => {
-    if (stored && rows === null) setRows(stored);
-  }, [stored, rows]);
 
   const save = useMutation(
     trpc.skills.setSettings.mutationOptions({
@@ -61,7 +57,8 @@ export function CustomRootsForm() {
     }),
   );
 
-  const draft = rows ?? [];
+  // Take the host's list until the user edits; a save replaces the draft with what the host stored.
+  const draft = rows ?? stored ?? [];
   const check = checkRoots(draft);
   const dirty = stored !== undefined && JSON.stringify(draft) !== JSON.stringify(stored);
 

@@ -20,6 +20,20 @@ export function YesNo({ on, label, quiet, className }: { on: boolean; label: str
   );
 }
 
+/** Who may invoke a skill: the model (by itself) and the user (as `/name`). */
+export function InvocationPills({ model, user }: { model: boolean; user: boolean }) {
+  return (
+    <div className="flex gap-1">
+      <InvocationPill on={model} testId="skill-flag-model">
+        model
+      </InvocationPill>
+      <InvocationPill on={user} testId="skill-flag-user">
+        user
+      </InvocationPill>
+    </div>
+  );
+}
+
 /** An invocation flag as a small pill: filled when allowed, struck through when not. */
 export function InvocationPill({ on, children, testId }: { on: boolean; children: string; testId: string }) {
   return (

@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { DataRow, DataTable, type Column } from "@/components/ui/data-table";
 import { ExpandButton } from "@/components/ui/expand-button";
 import { cn } from "@/lib/utils";
-import { InvocationPill, shadowLabel } from "./flags";
+import { InvocationPills, shadowLabel } from "./flags";
 import { SkillPreview } from "./skill-preview";
 
 const COLUMNS: Column[] = [
@@ -111,14 +111,7 @@ function SkillRow({ candidate: c, warnings, open, onToggle }: { candidate: Skill
         )}
       </td>
       <td className="px-3 py-2.5">
-        <div className="flex gap-1">
-          <InvocationPill on={c.modelInvocable} testId="skill-flag-model">
-            model
-          </InvocationPill>
-          <InvocationPill on={c.userInvocable} testId="skill-flag-user">
-            user
-          </InvocationPill>
-        </div>
+        <InvocationPills model={c.modelInvocable} user={c.userInvocable} />
       </td>
       <td className="px-3 py-2.5" data-testid="skill-status">
         {c.winner ? (

@@ -3,14 +3,14 @@ import type { ToolInfo } from "@seam/shared";
 import { LockIcon } from "lucide-react";
 import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
-import { toolIcon } from "../chat/tool-summary";
+import { TOOL_ICONS, toolKind } from "../chat/tool-summary";
 
 /**
  * A tool to pick: icon, name, approval lock and description. `card` for the empty chat's grid,
  * `row` for the palette's list (which also says read-only).
  */
 export function ToolButton({ tool, variant, className, ...props }: Omit<ComponentProps<"button">, "type" | "children"> & { tool: ToolInfo; variant: "card" | "row" }) {
-  const Icon = toolIcon(tool.name);
+  const Icon = TOOL_ICONS[toolKind(tool.name)];
   const row = variant === "row";
   return (
     <button

@@ -2,7 +2,7 @@
 import type { ToolInfo } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
 import { ArrowLeftIcon, SearchIcon } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog";
 import { useTRPC } from "@/trpc/react";
@@ -27,12 +27,16 @@ export function ToolPalette({
   const trpc = useTRPC();
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | null>(initialTool);
-  useEffect(() => {
+  // Each opening (or a new tool asked for while open) starts from `initialTool` with an empty filter:
+  // adjusted while rendering, so the dialog never shows the previous opening's state.
+  const [shownFor, setShownFor] = useState({ open, initialTool });
+  if (shownFor.open !== open || shownFor.initialTool !== initialTool) {
+    setShownFor({ open, initialTool });
     if (open) {
       setSelected(initialTool);
       setQuery("");
     }
-  }, [open, initialTool]);
+  }
 
   const call = useMutation(trpc.session.callTool.mutationOptions({ onSuccess: () => onOpenChange(false) }));
   const tool = tools.find((t) => t.name === selected) ?? null;
