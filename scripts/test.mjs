@@ -1,10 +1,12 @@
-// `npm test`: every test — dependency direction, build, typecheck, unit and integration (Vitest), e2e (Playwright in Debian Chromium).
+// `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest), e2e (Playwright in Debian Chromium).
 import { chromiumPath, ensureChromium, ensureDependencies, root, run, step } from "./lib.mjs";
 
 ensureDependencies();
 ensureChromium();
 step("Dependency direction: no cycles, capabilities never import the composition root (dependency-cruiser)");
 run("npm", ["run", "--silent", "depcheck"]);
+step("Lint (oxlint, zero warnings)");
+run("npm", ["run", "--silent", "lint"]);
 step("Build, typecheck, unit and integration tests (turbo)");
 run("npx", ["turbo", "run", "build", "typecheck", "test", "--output-logs=new-only", ...process.argv.slice(2)]);
 step("End-to-end tests (Playwright, Chromium)");

@@ -1,4 +1,3 @@
-import type { ExtensionPackageView, ExtensionRunView } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import { createApprovalBroker } from "./approvals.js";
