@@ -7,6 +7,7 @@ import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
 import { toChatMessages } from "./history.js";
 import { systemPrompt } from "./prompt.js";
+import { stopReason } from "./stop.js";
 
 export interface TurnDeps {
   store: Store;
@@ -117,7 +118,7 @@ export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmM
   let steps = 0;
   let usage: Usage = {};
   const end = (status: TurnEnd["status"], reason: string | null): TurnEnd => ({ status, reason, steps, usage });
-  const stopped = () => end("stopped", "Stopped by the user.");
+  const stopped = () => end("stopped", stopReason(ctx.signal));
   try {
     while (steps < maxSteps) {
       if (ctx.signal.aborted) return stopped();

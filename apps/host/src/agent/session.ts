@@ -15,6 +15,7 @@ import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEn
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
+import { stopReason, TurnStop } from "./stop.js";
 
 export interface SessionDeps {
   store: Store;
@@ -30,7 +31,7 @@ export interface SessionDeps {
 /** A direct-mode turn: the user runs one tool by hand (CORE-14). */
 const directCall = (name: string, args: unknown) => async (d: TurnDeps, ctx: TurnContext): Promise<TurnEnd> => {
   await runToolCall(d, ctx, { callId: `direct-${randomUUID()}`, name, args });
-  return ctx.signal.aborted ? { status: "stopped", reason: "Stopped by the user.", steps: 1 } : { status: "completed", reason: null, steps: 1 };
+  return ctx.signal.aborted ? { status: "stopped", reason: stopReason(ctx.signal), steps: 1 } : { status: "completed", reason: null, steps: 1 };
 };
 
 type Events = { session: { sessionId: string; event: SessionEvent }; list: null };
@@ -129,7 +130,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       try {
         end = await body(local, ctx);
       } catch (error) {
-        end = { status: controller.signal.aborted ? "stopped" : "failed", reason: messageOf(error), steps: 0 };
+        end = controller.signal.aborted ? { status: "stopped", reason: stopReason(controller.signal), steps: 0 } : { status: "failed", reason: messageOf(error), steps: 0 };
       }
       try {
         const finished = await store.turns.finish(turn.id, { status: end.status, reason: end.reason, steps: end.steps, usage: end.usage });
@@ -147,7 +148,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   // Host shutdown stops running turns; a turn cut short by a crash is marked interrupted at the next start.
   scope.add(async () => {
     const all = [...running.values()];
-    for (const r of all) r.controller.abort(new Error("host shutting down"));
+    for (const r of all) r.controller.abort(new TurnStop("shutdown"));
     await Promise.allSettled(all.map((r) => r.done));
   }, "sessions:turns");
 
@@ -174,7 +175,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       for (const hook of removeHooks) await hook(id);
       const r = running.get(id);
       if (r) {
-        r.controller.abort(new Error("session deleted"));
+        r.controller.abort(new TurnStop("deleted"));
         await r.done;
       }
       await store.sessions.remove(id);
@@ -214,7 +215,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       await requireSession(id);
       const r = running.get(id);
       if (!r) return { stopped: false };
-      r.controller.abort(new Error("stopped by the user"));
+      r.controller.abort(new TurnStop("user"));
       await r.done;
       return { stopped: true };
     },

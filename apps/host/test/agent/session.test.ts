@@ -124,6 +124,37 @@ describe("sessions and the agent loop (CORE-13) against the real OpenAI-compatib
     expect(message.kind === "message" && message.text.length).toBeGreaterThan(50);
     expect(detail.session.running).toBe(false);
     expect(await host.sessions.stop(session.id)).toEqual({ stopped: false });
+    expect(end.reason).toBe("Stopped by the user.");
+  });
+
+  it("a turn cut short by the host shutting down says so, not that the user stopped it", async () => {
+    const other = await startTestHost({ SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: "session-test" });
+    const session = await other.host.sessions.create({ workspace });
+    const listening = new AbortController();
+    const ends: TurnInfo[] = [];
+    let deltas = 0;
+    const pump = (async () => {
+      for await (const e of other.host.live.session(session.id, listening.signal)) {
+        if (e.type === "delta") deltas++;
+        if (e.type === "turn" && e.turn.status !== "running") ends.push(e.turn);
+      }
+    })();
+    await other.host.sessions.send({ sessionId: session.id, text: "a long one" });
+    while (deltas < 20) await new Promise((r) => setTimeout(r, 10));
+    await other.scope.dispose();
+    listening.abort();
+    await pump;
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ status: "stopped", reason: "Stopped because the host shut down; send the message again to continue." });
+  });
+
+  it("a turn cut short by deleting its session says so", async () => {
+    const session = await host.sessions.create({ workspace });
+    const { end } = await turn(session.id, "a long one", async (events) => {
+      while (events.filter((e) => e.type === "delta").length < 20) await new Promise((r) => setTimeout(r, 10));
+      await host.sessions.remove(session.id);
+    });
+    expect(end).toMatchObject({ status: "stopped", reason: "Stopped because the session was deleted." });
   });
 
   it("refuses a second turn while one runs, and records a model failure with its reason", async () => {
