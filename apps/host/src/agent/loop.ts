@@ -75,8 +75,11 @@ async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, too
       if (event.type === "text") {
         if (!event.delta) continue;
         if (!message) {
-          message = await deps.store.items.appendMessage(ctx.sessionId, { turnId: ctx.turnId, role: "assistant", text: "", state: "streaming" });
+          // Created with its first text, so a crash before the first checkpoint never leaves an empty message.
+          text = event.delta;
+          message = await deps.store.items.appendMessage(ctx.sessionId, { turnId: ctx.turnId, role: "assistant", text, state: "streaming" });
           deps.emitItem(message);
+          continue;
         }
         text += event.delta;
         deps.emitDelta(message.id, event.delta);

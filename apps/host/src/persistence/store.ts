@@ -229,6 +229,8 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     const at = now();
     return tx(async (t) => {
       const turnsDone = await t.turn.updateMany({ where: { status: "running" }, data: { status: "interrupted", reason: INTERRUPTED_REASON, endedAt: at } });
+      // Text streamed since the last checkpoint is lost with the host; a message left with none is not kept.
+      await t.message.deleteMany({ where: { state: "streaming", text: "" } });
       const messagesDone = await t.message.updateMany({ where: { state: "streaming" }, data: { state: "interrupted" } });
       const callsDone = await t.toolCall.updateMany({
         where: { status: "running" },

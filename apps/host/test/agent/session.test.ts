@@ -18,6 +18,7 @@ const scripts = [{
     { match: "forever", steps: Array.from({ length: 10 }, () => ({ toolCalls: [{ name: "list_dir", args: {} }] })) },
     { match: "bad tool args", steps: [{ toolCalls: [{ name: "read_file", args: { nope: 1 } }] }, { text: ["ok"] }] },
     { match: "long", steps: [{ text: ["word "], repeat: 5000, delayMs: 5 }] },
+    { match: "stall", steps: [{ text: ["First words, then silence."], hang: true }] },
     { match: "denied", steps: [{ status: 401, body: { error: { message: "bad key" } } }] },
     { match: "^/greet", steps: [{ text: ["Greeting as the skill says."] }] },
   ],
@@ -71,8 +72,11 @@ describe("sessions and the agent loop (CORE-13) against the real OpenAI-compatib
     // Usage reported by the scripted model on both steps, summed over the turn.
     expect(end.inputTokens).toBeGreaterThan(0);
     expect(end.outputTokens).toBeGreaterThanOrEqual(2);
+    // The assistant message arrives with its first chunk; the rest streams as deltas.
+    const first = events.find((e) => e.type === "item" && e.item.kind === "message" && e.item.role === "assistant");
+    expect(first?.type === "item" && first.item.kind === "message" && first.item.text).toBe("Reading ");
     const deltas = events.flatMap((e) => (e.type === "delta" ? [e.text] : []));
-    expect(deltas.slice(0, 2)).toEqual(["Reading ", "it."]);
+    expect(deltas[0]).toBe("it.");
 
     const detail = await host.sessions.detail(session.id);
     expect(detail.items.map((i) => (i.kind === "message" ? `${i.role}:${i.text}` : i.kind === "tool_call" ? `tool:${i.name}:${i.status}` : `fact:${i.factKind}`))).toEqual([
@@ -146,6 +150,20 @@ describe("sessions and the agent loop (CORE-13) against the real OpenAI-compatib
     await pump;
     expect(ends).toHaveLength(1);
     expect(ends[0]).toMatchObject({ status: "stopped", reason: "Stopped because the host shut down; send the message again to continue." });
+  });
+
+  it("stores an assistant message with its first text, so a crash before the first checkpoint leaves no empty message", async () => {
+    const session = await host.sessions.create({ workspace });
+    const { end } = await turn(session.id, "stall", async (events) => {
+      while (!events.some((e) => e.type === "item" && e.item.kind === "message" && e.item.role === "assistant")) await new Promise((r) => setTimeout(r, 10));
+      // What a crash now would leave behind is what the database holds now.
+      const stored = (await host.sessions.detail(session.id)).items.find((i) => i.kind === "message" && i.role === "assistant");
+      expect(stored).toMatchObject({ state: "streaming", text: "First words, then silence." });
+      await host.sessions.stop(session.id);
+    });
+    expect(end.status).toBe("stopped");
+    const events = (await host.sessions.detail(session.id)).items.filter((i) => i.kind === "message" && i.role === "assistant");
+    expect(events).toMatchObject([{ state: "interrupted", text: "First words, then silence." }]);
   });
 
   it("a turn cut short by deleting its session says so", async () => {

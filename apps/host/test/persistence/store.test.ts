@@ -202,6 +202,15 @@ describe("store.recoverInterrupted (CORE-13)", () => {
     expect(items.find((i) => i.id === call.id)).toMatchObject({ status: "cancelled", error: { code: "interrupted" }, endedAt: expect.any(String) });
     expect(items.find((i) => i.id === ok.id)).toMatchObject({ status: "ok", error: null });
   });
+
+  it("drops an assistant message a dead host left empty instead of keeping it as interrupted", async () => {
+    const s = await db.store.sessions.create({ title: "empty", workspace: "/w" });
+    const live = await db.store.turns.create(s.id, "model");
+    const user = await db.store.items.appendMessage(s.id, { turnId: live.id, role: "user", text: "go", state: "complete" });
+    await db.store.items.appendMessage(s.id, { turnId: live.id, role: "assistant", text: "", state: "streaming" });
+    expect(await db.store.recoverInterrupted()).toMatchObject({ turns: 1, messages: 0 });
+    expect((await db.store.items.list(s.id)).map((i) => i.id)).toEqual([user.id]);
+  });
 });
 
 describe("store.settings", () => {
