@@ -5,6 +5,19 @@ import { openSession, send, workspace } from "../fixtures/session.js";
 test.describe("managing sessions, tools and settings (UI-1, UI-2, SEC-5)", () => {
   const host = useHost();
 
+  test("the token from the start URL becomes an HttpOnly cookie no script can read, and leaves the address bar (SEC-1)", async ({ page, context }) => {
+    await context.clearCookies();
+    await page.goto(host.url("/settings"));
+    await expect(page).toHaveURL(/\/settings$/);
+    const cookie = (await context.cookies()).find((c) => c.name === "seam_token");
+    expect(cookie).toMatchObject({ value: host.token, httpOnly: true, sameSite: "Strict", path: "/" });
+    expect(await page.evaluate(() => document.cookie)).not.toContain("seam_token");
+    // The cookie alone connects: the page loads the host's settings through the same-origin proxy.
+    await expect(page.getByTestId("not-connected")).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId("not-connected")).toHaveCount(0);
+  });
+
   test("a missing workspace is refused inline and creates nothing", async ({ page }) => {
     await page.goto(host.url());
     await page.getByTestId("new-session-button").click();

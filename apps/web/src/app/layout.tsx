@@ -1,6 +1,5 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { tokenBootstrapScript } from "@/trpc/token";
 import { AppShell } from "./_components/shell/app-shell";
 import { Providers } from "./_components/shell/providers";
 import "./globals.css";
@@ -20,10 +19,6 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <head>
-        {/* Runs before hydration so the token is in a cookie before the first tRPC request. */}
-        <script dangerouslySetInnerHTML={{ __html: tokenBootstrapScript }} />
-      </head>
       <body>
         <Providers>
           <AppShell>{children}</AppShell>

@@ -1,13 +1,14 @@
-/**
- * SEC-1 token bootstrap, run as an inline script before React hydrates: `npm start` prints
- * `http://127.0.0.1:3000/?token=…`. Move the token into the `seam_token` cookie (sent with every
- * tRPC request and EventSource through the same-origin proxy) and drop it from the address bar.
- */
+/** The cookie that carries the host token with every same-origin tRPC request and EventSource (SEC-1). */
 export const TOKEN_COOKIE = "seam_token";
 
-export const tokenBootstrapScript = `(function(){try{
-var u=new URL(window.location.href);var t=u.searchParams.get("token");
-if(t){document.cookie="${TOKEN_COOKIE}="+encodeURIComponent(t)+"; Path=/; SameSite=Strict; Max-Age=31536000";
-u.searchParams.delete("token");var q=u.searchParams.toString();
-window.history.replaceState(window.history.state,"",u.pathname+(q?"?"+q:"")+u.hash);}
-}catch(e){}})();`;
+/** The host writes 32 random bytes as base64url; anything else in `?token=` is not a host token. */
+const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
+
+/** The token of a `?token=…` URL and the same URL without it; null when it carries none (or not a token). */
+export function takeToken(url: URL): { token: string; rest: URL } | null {
+  const token = url.searchParams.get("token");
+  if (token === null || !TOKEN.test(token)) return null;
+  const rest = new URL(url);
+  rest.searchParams.delete("token");
+  return { token, rest };
+}
