@@ -24,7 +24,7 @@ const BOOTSTRAP = `(function install(bridge, global, limitsJson) {
   "use strict";
   const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze;
   const defineProperty = Object.defineProperty, StringFn = String, ErrorCtor = Error, P = Promise;
-  const ObjectCreate = Object.create, isArray = Array.isArray, Infinite = Infinity;
+  const ObjectCreate = Object.create, isArray = Array.isArray;
   const L = parse(limitsJson);
   const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map(), services = new Map(), provided = new Map();
 
@@ -76,17 +76,22 @@ const BOOTSTRAP = `(function install(bridge, global, limitsJson) {
   const report = (message) => { try { bridge("refused", stringify({ message })); } catch {} };
   /** Calls the bridge; \`what\` names the payload in a refusal ("api.send: the message"). */
   const call = (op, data, what) => {
+    // A result's wrapper is built here ({ id, ok, json | error }); its value was encoded with its own limits.
+    if (op === "result") return reply(bridge(op, stringify(data)));
     let json;
-    try { json = encode(data, op === "result" ? Infinite : L.maxPayloadChars, 1); } catch (e) {
+    try { json = encode(data, L.maxPayloadChars, 1); } catch (e) {
       if (e !== OVERFLOW) throw e;
       const message = (what || "api " + op + ": the call") + " is " + overflow.text;
       report(message + "; refused, nothing was " + (op === "send" ? "sent" : op === "emit" ? "emitted" : "done"));
       throw new ErrorCtor(message);
     }
-    let reply;
-    try { reply = bridge(op, json); } catch { throw new ErrorCtor("the host bridge failed"); }
-    if (reply === undefined) return undefined;
-    const parsed = parse(reply);
+    let out;
+    try { out = bridge(op, json); } catch { throw new ErrorCtor("the host bridge failed"); }
+    return reply(out);
+  };
+  const reply = (out) => {
+    if (out === undefined) return undefined;
+    const parsed = parse(out);
     if (parsed.error !== undefined) throw new ErrorCtor(parsed.error);
     return parsed.value;
   };
@@ -112,7 +117,7 @@ const BOOTSTRAP = `(function install(bridge, global, limitsJson) {
         if (typeof d.name !== "string") throw new TypeError('a tool needs a name: api.tools.register({ name: "my_tool", … }, handler)');
         const name = d.name;
         if (tools.has(name)) { call("log", { line: "refused tool " + name + ": already registered by this extension" }); return null; }
-        const ok = call("register", { name, description: d.description === undefined ? "" : StringFn(d.description), inputSchema: d.inputSchema === undefined ? { type: "object" } : d.inputSchema });
+        const ok = call("register", { name, description: d.description === undefined ? "" : StringFn(d.description), inputSchema: d.inputSchema === undefined ? { type: "object" } : d.inputSchema }, "api.tools.register: the definition");
         if (!ok) return null;
         tools.set(name, handler);
         let live = true;
@@ -180,7 +185,7 @@ const BOOTSTRAP = `(function install(bridge, global, limitsJson) {
   };
   // A host service call: the bridge hands out an id and the answer arrives later through dispatch.
   function service(name, method, args) {
-    const id = call("service", { service: name, method, args });
+    const id = call("service", { service: name, method, args }, "the arguments of " + name + "." + method);
     return new P((resolve, reject) => services.set(id, { resolve, reject }));
   }
   freeze(api);
