@@ -3,10 +3,13 @@ import type { HalfContext } from "./host-half-context.js";
 
 export type CallTarget = "tool" | "handle" | "service";
 
+/** Why the bridge refused a result (EXT-3 limits; see README.md). */
+export type ResultRefusal = "result_too_deep" | "result_too_large";
+
 /** The worker's answer to one call. */
 export type ResultMessage =
   | { t: "result"; id: number; ok: true; value: unknown }
-  | { t: "result"; id: number; ok: false; error: string; missing?: boolean };
+  | { t: "result"; id: number; ok: false; error: string; missing?: boolean; reason?: ResultRefusal };
 
 interface Pending {
   resolve(value: unknown): void;
@@ -69,7 +72,12 @@ export function halfCalls(ctx: HalfContext) {
       const p = pending.get(m.id);
       if (!p) return;
       if (m.ok) p.resolve(m.value);
-      else if (m.missing) p.reject(new HostError("not_found:extensions", `${ctx.label}: ${m.error}.`, { reason: "not_found" }));
+      else if (m.reason) {
+        // Refused at once by the bridge's depth/size limits: the model sees why, the log and the last failure too.
+        ctx.life.failure = `${p.label}: ${m.error}`;
+        ctx.log(`[limit] ${m.reason}: ${ctx.life.failure}`);
+        p.reject(new HostError("bad_input:extensions", `${ctx.label}: ${p.label} returned a result the bridge refuses: ${m.error}. Return less, or flatten it.`, { reason: m.reason }));
+      } else if (m.missing) p.reject(new HostError("not_found:extensions", `${ctx.label}: ${m.error}.`, { reason: "not_found" }));
       else p.reject(new HostError("unavailable:extensions", `${p.label} failed: ${m.error}`, { reason: "extension_tool_failed" }));
     },
     /** Rejects every call still waiting (the half ended). */

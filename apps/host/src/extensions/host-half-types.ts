@@ -22,12 +22,21 @@ export interface HostHalfLimits {
   callTimeoutMs: number;
   maxTools: number;
   maxTimers: number;
+  /** Timer callbacks run per second; later ones wait for the next second (deferred, reported once a second). */
+  maxTimerCallbacksPerSecond: number;
   /** `send`, `events.emit` and `log` together; the excess is dropped and reported. */
   maxMessagesPerSecond: number;
   maxLogLines: number;
   maxLogLineChars: number;
-  /** JSON characters of one tool or handler result. */
+  /** JSON characters of one tool or handler result; over it the call fails `result_too_large`. */
   maxResultChars: number;
+  /** JSON characters of one `send`, `events.emit`, `log` (and any other API call's) payload; over it the API call throws. */
+  maxPayloadChars: number;
+  /**
+   * Nesting of objects and arrays in anything crossing the bridge (results, `send`/`emit` payloads,
+   * schemas, service arguments); deeper results fail `result_too_deep`, deeper payloads throw.
+   */
+  maxJsonDepth: number;
   /** Messages to the browser half kept until taken. */
   maxQueuedSends: number;
 }
@@ -43,10 +52,16 @@ export const DEFAULT_LIMITS: HostHalfLimits = {
   callTimeoutMs: 10_000,
   maxTools: 50,
   maxTimers: 100,
+  // 10 ms apart on average: plenty for polling and debouncing (a host half drives no rendering), and a
+  // self-re-arming 0 ms chain (a busy loop in disguise, ~1,000/s under Node's 1 ms clamp) costs a tenth.
+  maxTimerCallbacksPerSecond: 100,
   maxMessagesPerSecond: 200,
   maxLogLines: 200,
   maxLogLineChars: 2_000,
   maxResultChars: 256 * 1024,
+  maxPayloadChars: 64 * 1024,
+  // Far more than real data nests, far less than any recursive reader (structured clone, the page's JSON view) copes with.
+  maxJsonDepth: 128,
   maxQueuedSends: 200,
 };
 

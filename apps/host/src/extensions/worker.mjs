@@ -6,7 +6,8 @@
 // The capability API is built *inside* the context by BOOTSTRAP; it closes over a single bridge
 // function that takes (op, json) and returns a JSON string or undefined, and never throws (an error
 // object from this realm would hand the extension this realm's Function constructor). Calls into the
-// extension go through `dispatch(kind, json)`, also defined inside the context.
+// extension go through `dispatch(kind, json)`, also defined inside the context. The bridge limits
+// (depth, size) are handed over as JSON text too.
 import { parentPort, workerData } from "node:worker_threads";
 import vm from "node:vm";
 
@@ -15,15 +16,16 @@ const port = parentPort;
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const SERVICE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
-const MAX_PAYLOAD_CHARS = 64 * 1024;
 const MAX_DESCRIPTION_CHARS = 4_000;
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** Evaluated inside the context; returns the dispatcher after installing `api` on the global. */
-const BOOTSTRAP = `(function install(bridge, global) {
+const BOOTSTRAP = `(function install(bridge, global, limitsJson) {
   "use strict";
   const stringify = JSON.stringify, parse = JSON.parse, freeze = Object.freeze;
   const defineProperty = Object.defineProperty, StringFn = String, ErrorCtor = Error, P = Promise;
+  const ObjectCreate = Object.create, isArray = Array.isArray;
+  const L = parse(limitsJson);
   const tools = new Map(), listeners = new Map(), timers = new Map(), handles = new Map(), services = new Map(), provided = new Map();
 
   const describe = (e) => {
@@ -32,15 +34,64 @@ const BOOTSTRAP = `(function install(bridge, global) {
       return StringFn(e);
     } catch { return "(unprintable error)"; }
   };
-  const toJson = (value) => {
-    const text = stringify(value === undefined ? null : value);
-    return text === undefined ? "null" : text;
+
+  // Bridge limits (EXT-3). encode() is JSON.stringify that refuses, before building the text, anything
+  // nested deeper than L.maxDepth (+ extra wrapper levels) or certainly longer than maxChars: the
+  // replacer sees every value stringify writes (after getters, toJSON and proxy traps), tracks the open
+  // objects by their holder, and adds up a lower bound of the text's length. Nothing in it goes
+  // through a prototype the extension could have changed (a null-prototype stack, captured functions).
+  // A refusal throws OVERFLOW, which no extension code can see or forge, with the reason in \`overflow\`.
+  const OVERFLOW = ObjectCreate(null);
+  let overflow = null;
+  const refuseAs = (deep, maxChars) => {
+    overflow = deep
+      ? { deep: true, text: "nested deeper than " + L.depthText + " levels" }
+      : { deep: false, text: "larger than " + (maxChars === L.maxResultChars ? L.resultText : L.payloadText) + " characters of JSON" };
+    return OVERFLOW;
   };
-  const call = (op, data) => {
-    let reply;
-    try { reply = bridge(op, toJson(data)); } catch { throw new ErrorCtor("the host bridge failed"); }
-    if (reply === undefined) return undefined;
-    const parsed = parse(reply);
+  const encode = (value, maxChars, extraLevels) => {
+    const open = ObjectCreate(null);
+    const maxDepth = L.maxDepth + extraLevels;
+    let depth = 0, size = 0;
+    const replacer = function (key, v) {
+      if (depth === 0) open[depth++] = this;
+      else while (depth > 1 && open[depth - 1] !== this) open[--depth] = undefined;
+      const type = typeof v;
+      const written = v !== undefined && type !== "function" && type !== "symbol";
+      if (depth > 1) size += isArray(this) ? 1 : written ? key.length + 3 : 0;
+      if (type === "string") size += v.length + 2;
+      else if (written) size += 1;
+      if (size > maxChars) throw refuseAs(false, maxChars);
+      if (v !== null && type === "object") {
+        if (depth > maxDepth) throw refuseAs(true, maxChars);
+        open[depth++] = v;
+      }
+      return v;
+    };
+    const text = stringify(value === undefined ? null : value, replacer);
+    if (text === undefined) return "null";
+    if (text.length > maxChars) throw refuseAs(false, maxChars);
+    return text;
+  };
+  const report = (message) => { try { bridge("refused", stringify({ message })); } catch {} };
+  /** Calls the bridge; \`what\` names the payload in a refusal ("api.send: the message"). */
+  const call = (op, data, what) => {
+    // A result's wrapper is built here ({ id, ok, json | error }); its value was encoded with its own limits.
+    if (op === "result") return reply(bridge(op, stringify(data)));
+    let json;
+    try { json = encode(data, L.maxPayloadChars, 1); } catch (e) {
+      if (e !== OVERFLOW) throw e;
+      const message = (what || "api " + op + ": the call") + " is " + overflow.text;
+      report(message + "; refused, nothing was " + (op === "send" ? "sent" : op === "emit" ? "emitted" : "done"));
+      throw new ErrorCtor(message);
+    }
+    let out;
+    try { out = bridge(op, json); } catch { throw new ErrorCtor("the host bridge failed"); }
+    return reply(out);
+  };
+  const reply = (out) => {
+    if (out === undefined) return undefined;
+    const parsed = parse(out);
     if (parsed.error !== undefined) throw new ErrorCtor(parsed.error);
     return parsed.value;
   };
@@ -66,7 +117,7 @@ const BOOTSTRAP = `(function install(bridge, global) {
         if (typeof d.name !== "string") throw new TypeError('a tool needs a name: api.tools.register({ name: "my_tool", … }, handler)');
         const name = d.name;
         if (tools.has(name)) { call("log", { line: "refused tool " + name + ": already registered by this extension" }); return null; }
-        const ok = call("register", { name, description: d.description === undefined ? "" : StringFn(d.description), inputSchema: d.inputSchema === undefined ? { type: "object" } : d.inputSchema });
+        const ok = call("register", { name, description: d.description === undefined ? "" : StringFn(d.description), inputSchema: d.inputSchema === undefined ? { type: "object" } : d.inputSchema }, "api.tools.register: the definition");
         if (!ok) return null;
         tools.set(name, handler);
         let live = true;
@@ -84,9 +135,9 @@ const BOOTSTRAP = `(function install(bridge, global) {
         set.add(entry);
         return () => { set.delete(entry); };
       },
-      emit(name, payload) { return call("emit", { name: StringFn(name), payload }); },
+      emit(name, payload) { return call("emit", { name: StringFn(name), payload }, "api.events.emit: the payload"); },
     }),
-    log(...args) { return call("log", { line: text(args) }); },
+    log(...args) { return call("log", { line: text(args) }, "api.log: the line"); },
     setTimeout(fn, ms) {
       requireFunction(fn, "the timer callback");
       const id = call("setTimeout", { ms: typeof ms === "number" ? ms : 0 });
@@ -104,7 +155,7 @@ const BOOTSTRAP = `(function install(bridge, global) {
       handles.set(key, fn);
       return () => { if (handles.get(key) === fn) handles.delete(key); };
     },
-    send(message) { return call("send", { message }); },
+    send(message) { return call("send", { message }, "api.send: the message"); },
     services: freeze({
       /** Provides a named service to the other extensions of this session; returns its disposer. */
       provide(name, methods) {
@@ -134,7 +185,7 @@ const BOOTSTRAP = `(function install(bridge, global) {
   };
   // A host service call: the bridge hands out an id and the answer arrives later through dispatch.
   function service(name, method, args) {
-    const id = call("service", { service: name, method, args });
+    const id = call("service", { service: name, method, args }, "the arguments of " + name + "." + method);
     return new P((resolve, reject) => services.set(id, { resolve, reject }));
   }
   freeze(api);
@@ -142,16 +193,27 @@ const BOOTSTRAP = `(function install(bridge, global) {
   delete global.console;
   defineProperty(global, "api", { value: api, writable: false, enumerable: false, configurable: false });
 
+  // Every call gets an answer: when even the answer cannot cross, a plain failure does, so nothing is
+  // left waiting for the call timeout.
+  const answer = (m) => {
+    try { call("result", m); } catch (e) {
+      try { call("result", { id: m.id, ok: false, error: "the answer could not cross the bridge: " + describe(e) }); } catch {}
+    }
+  };
   const settle = (id, run) => {
     let result;
-    try { result = run(); } catch (e) { failure("call", e); call("result", { id, ok: false, error: describe(e) }); return; }
+    try { result = run(); } catch (e) { failure("call", e); answer({ id, ok: false, error: describe(e) }); return; }
     P.resolve(result).then(
       (value) => {
         let json;
-        try { json = toJson(value); } catch (e) { call("result", { id, ok: false, error: "the result is not JSON: " + describe(e) }); return; }
-        call("result", { id, ok: true, json });
+        try { json = encode(value, L.maxResultChars, 0); } catch (e) {
+          if (e === OVERFLOW) answer({ id, ok: false, reason: overflow.deep ? "result_too_deep" : "result_too_large", error: "the result is " + overflow.text });
+          else answer({ id, ok: false, error: "the result is not JSON: " + describe(e) });
+          return;
+        }
+        answer({ id, ok: true, json });
       },
-      (e) => { failure("call", e); call("result", { id, ok: false, error: describe(e) }); },
+      (e) => { failure("call", e); answer({ id, ok: false, error: describe(e) }); },
     ).then(undefined, () => {});
   };
   const guard = (where, fn, arg) => {
@@ -168,7 +230,7 @@ const BOOTSTRAP = `(function install(bridge, global) {
       const fn = table && table.get(m.name);
       if (!fn) {
         const what = m.target === "service" ? "no method " + m.name + " in service " + m.service : (m.target === "handle" ? "no handler for " : "no tool named ") + m.name;
-        call("result", { id: m.id, ok: false, missing: true, error: what });
+        answer({ id: m.id, ok: false, missing: true, error: what });
         return;
       }
       settle(m.id, () => fn(m.args));
@@ -206,6 +268,55 @@ let pendingServiceCalls = 0;
 let nextServiceId = 1;
 
 const post = (message) => port.postMessage(message);
+const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const TOO_LARGE = (max) => `larger than ${grouped(max)} characters of JSON`;
+const TOO_DEEP = `nested deeper than ${grouped(limits.maxJsonDepth)} levels`;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `max` (a scan, no parse). The extension's side
+ * refuses such values before they are serialized; this is the bridge's own check, so the limit holds
+ * whatever happens in the extension's realm.
+ */
+function tooDeep(text, max) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** Timer callbacks run per second; later ones are deferred to the next second and counted. */
+let timerWindowStart = Date.now();
+let timerWindowCount = 0;
+let deferredTimers = 0;
+function fireTimer(id) {
+  const now = Date.now();
+  if (now - timerWindowStart >= 1000) flushTimers(now);
+  if (timerWindowCount >= limits.maxTimerCallbacksPerSecond) {
+    deferredTimers++;
+    liveTimers.set(id, setTimeout(() => fireTimer(id), Math.max(1, timerWindowStart + 1000 - now)));
+    return;
+  }
+  timerWindowCount++;
+  liveTimers.delete(id);
+  enter("timer", { id });
+}
+function flushTimers(now = Date.now()) {
+  if (deferredTimers > 0) {
+    post({ t: "limit", what: "timers", message: `timer budget: deferred ${deferredTimers} timer callback(s) to the next second (more than ${limits.maxTimerCallbacksPerSecond} timer callbacks per second)` });
+  }
+  deferredTimers = 0;
+  timerWindowCount = 0;
+  timerWindowStart = now;
+}
 
 /** send/emit/log share one budget per second; the rest is dropped and reported once per window. */
 function admit() {
@@ -231,7 +342,8 @@ const refuse = (error) => JSON.stringify({ error });
 function bridge(op, json) {
   try {
     if (typeof json !== "string") return refuse("bad bridge call");
-    if (json.length > MAX_PAYLOAD_CHARS && op !== "result") return refuse(`payload too large (over ${MAX_PAYLOAD_CHARS} characters)`);
+    if (op !== "result" && json.length > limits.maxPayloadChars) return refuse(`the payload is ${TOO_LARGE(limits.maxPayloadChars)}`);
+    if (op !== "result" && tooDeep(json, limits.maxJsonDepth + 1)) return refuse(`the payload is ${TOO_DEEP}`);
     const m = JSON.parse(json);
     switch (op) {
       case "register": {
@@ -266,10 +378,7 @@ function bridge(op, json) {
         if (liveTimers.size >= limits.maxTimers) return refuse(`timer limit reached (${limits.maxTimers} pending)`);
         const id = nextTimerId++;
         const ms = Math.min(Math.max(Number(m.ms) || 0, 0), MAX_TIMER_MS);
-        liveTimers.set(id, setTimeout(() => {
-          liveTimers.delete(id);
-          enter("timer", { id });
-        }, ms));
+        liveTimers.set(id, setTimeout(() => fireTimer(id), ms));
         return ok(id);
       }
       case "clearTimeout": {
@@ -280,12 +389,18 @@ function bridge(op, json) {
       }
       case "result":
         if (m.ok && m.json.length > limits.maxResultChars) {
-          post({ t: "result", id: m.id, ok: false, error: `the result is too large (over ${limits.maxResultChars} characters)` });
+          post({ t: "result", id: m.id, ok: false, reason: "result_too_large", error: `the result is ${TOO_LARGE(limits.maxResultChars)}` });
+        } else if (m.ok && tooDeep(m.json, limits.maxJsonDepth)) {
+          post({ t: "result", id: m.id, ok: false, reason: "result_too_deep", error: `the result is ${TOO_DEEP}` });
         } else if (m.ok) {
           post({ t: "result", id: m.id, ok: true, value: JSON.parse(m.json) });
         } else {
-          post({ t: "result", id: m.id, ok: false, missing: m.missing === true, error: String(m.error).slice(0, 2_000) });
+          const reason = m.reason === "result_too_deep" || m.reason === "result_too_large" ? m.reason : undefined;
+          post({ t: "result", id: m.id, ok: false, missing: m.missing === true, reason, error: String(m.error).slice(0, 2_000) });
         }
+        return undefined;
+      case "refused":
+        if (admit()) post({ t: "limit", what: "payload", message: String(m.message).slice(0, 2_000) });
         return undefined;
       case "provide": {
         const name = String(m.name);
@@ -333,7 +448,14 @@ const context = vm.createContext(Object.create(null), {
 });
 const install = vm.runInContext(BOOTSTRAP, context, { filename: "seam:extension-bootstrap" });
 const globalOfContext = vm.runInContext("globalThis", context);
-const dispatch = install(bridge, globalOfContext);
+const dispatch = install(bridge, globalOfContext, JSON.stringify({
+  maxDepth: limits.maxJsonDepth,
+  maxResultChars: limits.maxResultChars,
+  maxPayloadChars: limits.maxPayloadChars,
+  depthText: grouped(limits.maxJsonDepth),
+  resultText: grouped(limits.maxResultChars),
+  payloadText: grouped(limits.maxPayloadChars),
+}));
 
 function enter(kind, message) {
   try {
@@ -357,6 +479,7 @@ port.on("message", (m) => {
 setInterval(() => {
   post({ t: "beat" });
   if (Date.now() - windowStart >= 1000) flushDropped();
+  if (Date.now() - timerWindowStart >= 1000) flushTimers();
 }, limits.heartbeatMs);
 
 try {

@@ -32,8 +32,9 @@ interface ExtensionHostApi {
   log(...values: unknown[]): void;
   /**
    * Calls `fn` once after `ms` milliseconds (default 0, clamped to 0…2,147,483,647) and returns the
-   * timer's id for `clearTimeout`. Throws when 100 timers are pending. There is no setInterval:
-   * re-arm from the callback.
+   * timer's id for `clearTimeout`. Throws when 100 timers are pending. At most 100 timer callbacks run
+   * per second; later ones wait for the next second (logged). There is no setInterval: re-arm from the
+   * callback.
    */
   setTimeout(fn: () => void | Promise<void>, ms?: number): number;
   /** Cancels a pending timer; an unknown or already fired id is ignored. */
@@ -41,14 +42,15 @@ interface ExtensionHostApi {
   /**
    * Answers calls from this extension's browser half: its `seam.call(method, params)` resolves with
    * what `fn` returns (or its promise resolves to; undefined becomes null) and rejects with the message
-   * if `fn` throws. A call must answer within 10 s, or the host half is terminated. Handling the same
+   * if `fn` throws; a result over 256 KB of JSON or nested deeper than 128 levels is refused. A call must answer within 10 s, or the host half is terminated. Handling the same
    * method again replaces the handler. Returns a disposer that removes `fn` if it is still the handler.
    */
   handle(method: string, fn: (params: Json) => Json | Promise<Json>): Disposer;
   /**
    * Sends `message` to this extension's browser half, whose `seam.onMessage` listeners receive it.
-   * Throws when the message is not JSON or its JSON is over 64 KB; counts against the 200 per second
-   * budget shared with `log` and `events.emit`.
+   * Throws (and logs) when the message is not JSON, is nested deeper than 128 levels or its JSON is
+   * over 64 KB; nothing is sent then. Counts against the 200 per second budget shared with `log` and
+   * `events.emit`.
    */
   send(message: Json): void;
   /** Services: provide one to the other extensions of this session, or call one. */
@@ -100,7 +102,8 @@ interface ExtensionTools {
   /**
    * Registers a tool the model of this session can call, named as given (no prefix). The handler gets
    * the model's arguments and returns (or resolves to) the result: a string is shown to the model as
-   * it is, anything else as JSON; undefined becomes null; over 256 KB of JSON fails the call. A throw
+   * it is, anything else as JSON; undefined becomes null; over 256 KB of JSON (`result_too_large`) or
+   * nested deeper than 128 levels (`result_too_deep`) fails the call at once. A throw
    * or rejection fails the call with its message. A call must answer within 10 s, or the host half is
    * terminated. Returns the tool's disposer, or null when refused: an invalid name, a name this
    * extension already registered, or 50 tools reached (the refusal is logged). A name another tool of
@@ -121,8 +124,9 @@ interface ExtensionEvents {
   on(name: string, fn: (payload: Json) => void | Promise<void>): Disposer;
   /**
    * Emits an event named `name` to the host, which delivers it to the other extensions running in
-   * this session; `payload` defaults to null. Throws when the payload is not JSON or its JSON is over
-   * 64 KB; counts against the 200 per second budget shared with `log` and `send`.
+   * this session; `payload` defaults to null. Throws (and logs) when the payload is not JSON, is nested
+   * deeper than 128 levels or its JSON is over 64 KB; nothing is emitted then. Counts against the 200
+   * per second budget shared with `log` and `send`.
    */
   emit(name: string, payload?: Json): void;
 }
