@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedJson } from "./limits.js";
 
 /** SPEC EXT-1..6: what the host and the UI exchange about dynamic extensions. */
 
@@ -7,6 +8,8 @@ export const ExtensionName = z.string().trim()
   .regex(EXTENSION_NAME, "Use 1–48 lowercase letters, digits or '-', starting with a letter (e.g. counter-widget)");
 /** Characters of one half's source. */
 export const EXTENSION_CODE_MAX = 200_000;
+/** Characters of a browser half's call parameters as JSON. */
+export const EXTENSION_CALL_PARAMS_MAX = 1_000_000;
 
 /** `rejected`…`not_running` are the model-facing refusal set of EXT-1. */
 export const ExtensionRefusal = z.enum([
@@ -131,7 +134,7 @@ export const ExtensionRunRef = z.strictObject({ runId: z.string().min(1).max(100
 export const ExtensionBridgeCallInput = z.strictObject({
   runId: z.string().min(1).max(100),
   method: z.string().min(1).max(100),
-  params: z.unknown(),
+  params: boundedJson({ maxChars: EXTENSION_CALL_PARAMS_MAX }).optional(),
 });
 /** A page reports how rendering a browser half went (EXT-4). */
 export const ExtensionBrowserReportInput = z.strictObject({

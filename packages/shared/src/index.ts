@@ -10,7 +10,7 @@ export { ToolInfo, ToolListInput } from "./tools.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";
 export {
-  CREDENTIAL_NAME, McpValue, McpServerName, McpStdioTransport, McpHttpTransport, McpTransport, McpServerConfig,
+  CREDENTIAL_NAME, MCP_ENV_MAX, MCP_HEADERS_MAX, McpValue, McpServerName, McpStdioTransport, McpHttpTransport, McpTransport, McpServerConfig,
   McpServerState, McpToolInfo, McpServerView,
 } from "./mcp.js";
 export type { McpServerConfigInput } from "./mcp.js";
@@ -25,18 +25,18 @@ export {
 } from "./skills.js";
 export type { SkillSettingsInput } from "./skills.js";
 export {
-  WebProviderId, WebKind, WebProviderOptions, WebAllowlistEntry, WebSettings, WebSource, WebSearchResult, WebFetchResult,
+  WEB_PROVIDERS_MAX, WebProviderId, WebKind, WebProviderOptions, WebAllowlistEntry, WebSettings, WebSource, WebSearchResult, WebFetchResult,
   WebSearchToolResult, WebFetchToolResult, WebToolError, WebCallOutcome, WebProviderHealth, WebSelection, WebKindHealth,
   WebHealth, WebProbeInput, WebProbeResult,
 } from "./web.js";
 export type { WebSettingsInput } from "./web.js";
 export {
-  LspOperation, LspExtension, LspServerConfig, LspSettings, LspProcessView, LspServerView, LspPreset, LspServerRef,
+  LSP_INIT_OPTIONS_MAX, LspOperation, LspExtension, LspServerConfig, LspSettings, LspProcessView, LspServerView, LspPreset, LspServerRef,
   LspRestartInput, LspUpdateInput,
 } from "./lsp.js";
 export type { LspServerConfigInput } from "./lsp.js";
 export {
-  EXTENSION_NAME, ExtensionName, EXTENSION_CODE_MAX, ExtensionRefusal, ExtensionApprovalKind, ExtensionVersionSummary,
+  EXTENSION_NAME, ExtensionName, EXTENSION_CODE_MAX, EXTENSION_CALL_PARAMS_MAX, ExtensionRefusal, ExtensionApprovalKind, ExtensionVersionSummary,
   ExtensionVersionSource, ExtensionGrantView, ExtensionRunState, ExtensionBrowserState, ExtensionRunView, ExtensionPackageView,
   ApprovalRequestView, ExtensionSettings, ExtensionsSnapshot, ExtensionSourceInput, ApprovalAnswerInput, ExtensionPackageRef,
   ExtensionRunRef, ExtensionBridgeCallInput, ExtensionBrowserReportInput,
@@ -44,3 +44,8 @@ export {
 export type { ExtensionSettingsInput } from "./extensions.js";
 export { LiveTopic, LiveInput, sessionOfTopic } from "./live.js";
 export type { LiveEvent, LiveDataEvent, LiveData, LivePayloads, FixedTopic, SessionTopic, TopicKey, BridgeMessage } from "./live.js";
+export {
+  SESSION_TEXT_MAX, JSON_DEPTH_MAX, ENV_NAME_MAX, ENV_NAME, URL_MAX, envVarName, jsonProblem, boundedJson, boundedJsonObject,
+  atMostEntries,
+} from "./limits.js";
+export type { JsonBounds, JsonProblem } from "./limits.js";

@@ -1,11 +1,15 @@
 import { z } from "zod";
+import { boundedJsonObject } from "./limits.js";
+
+/** Characters of a server's `initializationOptions` as JSON. */
+export const LSP_INIT_OPTIONS_MAX = 100_000;
 
 /** The closed operation set of the `lsp` tool (LSP-1). */
 export const LspOperation = z.enum(["goToDefinition", "findReferences", "goToImplementation", "hover"]);
 export type LspOperation = z.infer<typeof LspOperation>;
 
 /** A normalized file extension: lowercase with a leading dot (LSP-2). */
-export const LspExtension = z.string().trim().transform((e) => (e.startsWith(".") ? e : `.${e}`).toLowerCase())
+export const LspExtension = z.string().max(32).trim().transform((e) => (e.startsWith(".") ? e : `.${e}`).toLowerCase())
   .pipe(z.string().regex(/^\.[a-z0-9_+-]{1,16}$/, "Use an extension like .ts or py"));
 
 /** One configured language server (LSP-7). The command is resolved at activation (LSP-5). */
@@ -16,7 +20,7 @@ export const LspServerConfig = z.strictObject({
   args: z.array(z.string().max(4096)).max(100).default([]),
   extensions: z.array(LspExtension).min(1, "Add at least one file extension").max(50),
   /** Sent as `initializationOptions` in `initialize`. */
-  initializationOptions: z.record(z.string(), z.unknown()).optional(),
+  initializationOptions: boundedJsonObject({ maxChars: LSP_INIT_OPTIONS_MAX }).optional(),
   enabled: z.boolean().default(true),
   /** A workspace's server shuts down after this long without queries. */
   idleTimeoutMs: z.number().int().min(10_000).max(86_400_000).default(600_000),

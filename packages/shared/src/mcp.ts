@@ -1,6 +1,10 @@
 import { z } from "zod";
+import { atMostEntries, envVarName, URL_MAX } from "./limits.js";
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use an environment variable name like GITHUB_TOKEN");
+const envName = envVarName("GITHUB_TOKEN");
+/** Most environment variables and headers in one server config. */
+export const MCP_ENV_MAX = 200;
+export const MCP_HEADERS_MAX = 100;
 
 /** Looks like a credential: its value must come from the host environment, never be stored (SEC-2). */
 export const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|PRIVATE/i;
@@ -28,15 +32,16 @@ export const McpStdioTransport = z.strictObject({
   type: z.literal("stdio"),
   command: z.string().trim().min(1, "Command is required").max(4096),
   args: z.array(z.string().max(8192)).max(200).default([]),
-  env: z.record(envName, McpValue).default({}).superRefine(secretsAsReferences("Environment variable")),
+  env: z.record(envName, McpValue).superRefine(atMostEntries(MCP_ENV_MAX, "environment variables")).default({})
+    .superRefine(secretsAsReferences("Environment variable")),
   cwd: z.string().trim().max(4096).optional(),
 });
 
 export const McpHttpTransport = z.strictObject({
   type: z.literal("http"),
-  url: z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://127.0.0.1:3001/mcp" }),
-  headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "Invalid header name"), McpValue).default({})
-    .superRefine(secretsAsReferences("Header")),
+  url: z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, e.g. http://127.0.0.1:3001/mcp" }).max(URL_MAX),
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "Invalid header name"), McpValue)
+    .superRefine(atMostEntries(MCP_HEADERS_MAX, "headers")).default({}).superRefine(secretsAsReferences("Header")),
   /** Sent as `Authorization: Bearer <value of this env var>`. */
   bearerTokenEnv: envName.optional(),
 });

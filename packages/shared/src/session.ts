@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ErrorInfo } from "./errors.js";
+import { boundedJsonObject, SESSION_TEXT_MAX } from "./limits.js";
 
 export const SessionId = z.string().min(1).max(64);
 
@@ -15,14 +16,15 @@ export const SessionRef = z.object({ id: SessionId });
 
 export const SessionSendInput = z.object({
   sessionId: SessionId,
-  text: z.string().min(1, "Message is empty").max(200_000),
+  text: z.string().min(1, "Message is empty").max(SESSION_TEXT_MAX, `A message may have at most ${SESSION_TEXT_MAX.toLocaleString("en-US")} characters`),
 });
 export type SessionSendInput = z.infer<typeof SessionSendInput>;
 
 export const SessionCallToolInput = z.object({
   sessionId: SessionId,
   name: z.string().min(1).max(200),
-  args: z.record(z.string(), z.unknown()),
+  /** Held to the send limit as JSON text: a call is stored as its `/call` text as well as its arguments. */
+  args: boundedJsonObject({ maxChars: SESSION_TEXT_MAX }),
 });
 export type SessionCallToolInput = z.infer<typeof SessionCallToolInput>;
 

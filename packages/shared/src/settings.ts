@@ -1,14 +1,15 @@
 import { z } from "zod";
+import { envVarName, URL_MAX } from "./limits.js";
 
 export const ModelProvider = z.enum(["none", "openai-compatible", "anthropic"]);
 export type ModelProvider = z.infer<typeof ModelProvider>;
 
-const envName = z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use an environment variable name like DEEPSEEK_API_KEY");
+const envName = envVarName("DEEPSEEK_API_KEY", { trim: true });
 
 /** Model settings as stored: never the key itself, only where to find it. */
 export const ModelSettings = z.object({
   provider: ModelProvider,
-  baseURL: z.url({ protocol: /^https?$/, error: "Base URL must be an http(s) URL" }).optional(),
+  baseURL: z.url({ protocol: /^https?$/, error: "Base URL must be an http(s) URL" }).max(URL_MAX).optional(),
   model: z.string().trim().max(200).optional(),
   /** Name of the env var (or secrets-file key) holding the API key. */
   apiKeyEnv: envName.optional(),

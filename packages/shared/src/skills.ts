@@ -123,7 +123,7 @@ export type SkillCompletion = z.infer<typeof SkillCompletion>;
 
 /** Which workspace to look at: a session's, or an absolute folder. */
 export const SkillsWhereInput = z.union([
-  z.strictObject({ sessionId: z.string().min(1) }),
-  z.strictObject({ workspace: z.string().min(1).refine(isAbsoluteLike, "Use an absolute path") }),
+  z.strictObject({ sessionId: z.string().min(1).max(64) }),
+  z.strictObject({ workspace: z.string().min(1).max(4096).refine(isAbsoluteLike, "Use an absolute path") }),
 ]);
 export type SkillsWhereInput = z.infer<typeof SkillsWhereInput>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { atMostEntries, envVarName, URL_MAX } from "./limits.js";
 
 /**
  * The web seam's wire shapes (SPEC §2, WEB-1..11): settings, the closed result vocabularies, the
@@ -6,14 +7,16 @@ import { z } from "zod";
  */
 
 /** A provider id: lowercase letters, digits, `-` and `_` (e.g. `exa`, `perplexity`, `deepseek`, `http`). */
-export const WebProviderId = z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Use a provider id like exa, perplexity, deepseek or http");
+export const WebProviderId = z.string().max(64).trim().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Use a provider id like exa, perplexity, deepseek or http");
 export type WebProviderId = z.infer<typeof WebProviderId>;
 
 export const WebKind = z.enum(["search", "fetch"]);
 export type WebKind = z.infer<typeof WebKind>;
 
-const envName = z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use an environment variable name like EXA_API_KEY");
-const httpUrl = z.url({ protocol: /^https?$/, error: "Use an http(s) URL" });
+const envName = envVarName("EXA_API_KEY", { trim: true });
+const httpUrl = z.url({ protocol: /^https?$/, error: "Use an http(s) URL" }).max(URL_MAX);
+/** Most entries in `providers` (there are a handful of adapters; the rest is headroom). */
+export const WEB_PROVIDERS_MAX = 50;
 
 /** Per-provider options. `apiKeyEnv` names the env var / secrets-file key holding the key, never the key. */
 export const WebProviderOptions = z.object({
@@ -55,7 +58,7 @@ export const WebSettings = z.object({
   /** The URL a fetch-provider probe requests. */
   fetchProbeUrl: httpUrl.default("https://example.com/"),
   /** Options by provider id. */
-  providers: z.record(WebProviderId, WebProviderOptions).default({}),
+  providers: z.record(WebProviderId, WebProviderOptions).superRefine(atMostEntries(WEB_PROVIDERS_MAX, "providers")).default({}),
 });
 export type WebSettings = z.infer<typeof WebSettings>;
 /** What a client may send (every field optional; defaults fill the rest). */

@@ -10,7 +10,7 @@ import type { LiveSources } from "../core/live.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { LlmModel } from "../llm/llm.js";
 import type { SessionRow, Store } from "../persistence/store.js";
-import { parseDirectCall } from "./direct.js";
+import { checkCallArgs, parseDirectCall } from "./direct.js";
 import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEnd } from "./loop.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
@@ -208,6 +208,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       return startTurn(input.sessionId, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps));
     },
     async callTool(input) {
+      checkCallArgs(input.name, input.args);
       const text = `/call ${input.name} ${JSON.stringify(input.args)}`;
       return startTurn(input.sessionId, "direct", text, directCall(input.name, input.args));
     },

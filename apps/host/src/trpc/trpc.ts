@@ -5,6 +5,7 @@ import { ZodError } from "zod";
 import { errorDetails, HostError, isHostError, isPublic } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
 import type { HostApi } from "../host-api.js";
+import { BODY_TOO_LARGE } from "./limits.js";
 
 export interface Context {
   host: HostApi;
@@ -18,6 +19,8 @@ const statusOf = {
   denied: "FORBIDDEN",
   conflict: "CONFLICT",
   timeout: "TIMEOUT",
+  /** A peer or resource the host needs cannot be used now (an MCP server that fails to start): 503, not the host's fault. */
+  unavailable: "SERVICE_UNAVAILABLE",
 } as const;
 
 const defaultLog = createLog("trpc");
@@ -39,6 +42,9 @@ function toClient(error: TRPCError, where: { path: string | undefined; log: Log 
     shown = new TRPCError({ code: statusOf[cause.kind as keyof typeof statusOf] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
   } else if (cause instanceof ZodError && error.code === "BAD_REQUEST") {
     shown = new TRPCError({ code: error.code, message: formatIssues(cause), cause });
+  } else if (error.code === "PAYLOAD_TOO_LARGE") {
+    // tRPC's own refusal of a streamed body over `maxBodySize` says only its code.
+    shown = new TRPCError({ code: error.code, message: BODY_TOO_LARGE, cause });
   } else if (!isHostError(cause) && error.code !== "INTERNAL_SERVER_ERROR") {
     shown = error;
   } else {

@@ -15,6 +15,7 @@ export const extensionsRouter = {
   stop: procedure.input(ExtensionRunRef).mutation(({ ctx, input }) => ctx.host.extensions.stop(input)),
   setSettings: procedure.input(ExtensionSettings).mutation(({ ctx, input }) => ctx.host.extensions.setSettings(input)),
   /** Browser half → host half. The result is whatever the handler returned (JSON). */
-  call: procedure.input(ExtensionBridgeCallInput).mutation(async ({ ctx, input }) => ({ value: await ctx.host.extensions.call(input) })),
+  call: procedure.input(ExtensionBridgeCallInput)
+    .mutation(async ({ ctx, input }) => ({ value: await ctx.host.extensions.call({ runId: input.runId, method: input.method, params: input.params }) })),
   reportBrowser: procedure.input(ExtensionBrowserReportInput).mutation(({ ctx, input }) => ctx.host.extensions.reportBrowser(input)),
 } satisfies TRPCRouterRecord;
