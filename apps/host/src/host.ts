@@ -6,6 +6,7 @@ import { createToolRegistry, toolsApi } from "./agent/registry.js";
 import { createToolRuntime } from "./agent/runtime.js";
 import { createSessionService } from "./agent/session.js";
 import { capabilityOverview } from "./capabilities.js";
+import { recordChildGroups } from "./core/child-groups.js";
 import { processesApi } from "./core/process.js";
 import * as Extensions from "./extensions/extensions.js";
 import { createSecretSource } from "./llm/secrets.js";
@@ -22,6 +23,8 @@ export interface HostOptions { home: string; env: NodeJS.ProcessEnv; version: st
 /** The composition root: each capability gets its own scope, created in dependency order. */
 export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi> {
   const startedAt = new Date().toISOString();
+  // First, before any capability spawns: reap the process groups a crashed host left behind, then record ours.
+  await recordChildGroups(scope.child("children"), { home: opts.home });
   const db = await openDatabase(scope.child("db"), { home: opts.home });
   const recovered = await db.store.recoverInterrupted();
   if (recovered.turns > 0) console.error(`[host] marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);

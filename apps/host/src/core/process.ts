@@ -1,9 +1,12 @@
 import type { ProcessInfo } from "@seam/shared";
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { isMainThread } from "node:worker_threads";
+import { currentChildGroups } from "./child-groups.js";
 import { HostError } from "./errors.js";
-import { groupAlive, signalGroup } from "./process-group.js";
+import { groupAlive, signalGroup, startTimeOf } from "./process-group.js";
 import type { Scope } from "./scope.js";
 
 export interface SpawnOptions {
@@ -15,6 +18,13 @@ export interface SpawnOptions {
   /** How much of the end of stderr to keep (default 64 KiB). */
   stderrLimitBytes?: number;
   label: string;
+  /**
+   * Linux: the kernel SIGKILLs the child when the host dies, even by kill -9 (PR_SET_PDEATHSIG, set by
+   * util-linux `setpriv --pdeathsig KILL`, which then execs the command in place). Default: on where
+   * `setpriv` exists and the spawn runs on the main thread. It covers the group leader only; whatever the
+   * leader started is reaped by the next host on the same data directory (`child-groups.ts`).
+   */
+  dieWithHost?: boolean;
 }
 
 export interface ChildExit { code: number | null; signal: string | null }
@@ -86,9 +96,14 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
   if (opts.cwd !== undefined && !isDirectory(opts.cwd)) {
     throw new HostError("bad_input:host", `Cannot start ${opts.label}: working directory ${opts.cwd} does not exist or is not a directory.`, { reason: "spawn_failed" });
   }
-  const child = spawn(opts.command, opts.args ?? [], {
+  const env = { ...sanitizeEnv(process.env), ...opts.env };
+  const wrapper = (opts.dieWithHost ?? true) ? deathSignalWrapper() : undefined;
+  // Behind the wrapper a missing command would be setpriv's exit 127; look it up first to fail the same way.
+  if (wrapper && !findExecutable(opts.command, env.PATH, opts.cwd)) throw notFound(opts);
+  const [command, args] = wrapper ? [wrapper, ["--pdeathsig", "KILL", "--", opts.command, ...(opts.args ?? [])]] : [opts.command, opts.args ?? []];
+  const child = spawn(command, args, {
     cwd: opts.cwd,
-    env: { ...sanitizeEnv(process.env), ...opts.env },
+    env,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -96,9 +111,11 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
   child.on("error", () => {});
   child.stdin.on("error", () => {});
   const pid = child.pid;
-  if (pid === undefined) {
-    throw new HostError("unavailable:host", `Cannot start ${opts.label}: "${opts.command}" was not found or is not executable. Check the command and PATH.`, { reason: "spawn_failed" });
-  }
+  if (pid === undefined) throw notFound(opts);
+  // Recorded in the data directory so the next host can reap the group if this one dies without stopping it.
+  const records = currentChildGroups();
+  const startTime = records ? startTimeOf(pid) : undefined;
+  if (records && startTime) records.add({ pgid: pid, pid, startTime, label: opts.label, command: opts.command });
 
   const tail = new StderrTail(opts.stderrLimitBytes ?? 64 * 1024);
   child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
@@ -113,6 +130,7 @@ export function spawnChild(scope: Scope, opts: SpawnOptions): ChildHandle {
     if (!groupGone && !groupAlive(pid)) {
       groupGone = true;
       groups.delete(pid);
+      if (startTime) records?.remove(pid);
     }
     return groupGone;
   };
@@ -203,6 +221,38 @@ function installExitHook() {
   process.once("exit", () => {
     for (const pgid of groups) signalGroup(pgid, "SIGKILL");
   });
+}
+
+function notFound(opts: SpawnOptions): HostError {
+  return new HostError("unavailable:host", `Cannot start ${opts.label}: "${opts.command}" was not found or is not executable. Check the command and PATH.`, { reason: "spawn_failed" });
+}
+
+let setpriv: string | null | undefined;
+/**
+ * util-linux `setpriv` (essential on Debian), or undefined. PR_SET_PDEATHSIG fires when the *thread* that
+ * forked the child exits, not the process: a spawn from a worker thread would kill the child when that worker
+ * ends, so only the main thread (libuv forks on the thread that calls spawn) uses it.
+ */
+export function deathSignalWrapper(): string | undefined {
+  if (process.platform !== "linux" || !isMainThread) return undefined;
+  setpriv ??= ["/usr/bin/setpriv", "/bin/setpriv"].find((path) => isExecutable(path)) ?? null;
+  return setpriv ?? undefined;
+}
+
+/** Whether execvp would find `command` (as the child would: its PATH, relative to its cwd). */
+function findExecutable(command: string, path: string | undefined, cwd: string | undefined): boolean {
+  const base = cwd ?? process.cwd();
+  if (command.includes("/")) return isExecutable(resolve(base, command));
+  return (path ?? "/usr/bin:/bin").split(delimiter).some((dir) => isExecutable(resolve(base, dir, command)));
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {
