@@ -1,18 +1,23 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { BRIDGE_HELLO, buildFrameDocument } from "@/app/_components/extensions/frame-document";
+import { BRIDGE_HELLO, buildFrameDocument, NAVIGATING_WHILE_RENDERING } from "@/app/_components/extensions/frame-document";
+
+const NONCE = "fedcba9876543210fedcba9876543210";
 
 /**
  * Runs the frame's bootstrap script in a vm context with just enough of a window to exercise the
  * handshake and the port protocol (no DOM library needed).
  */
 function makeFrame(code: string) {
-  const bootstrap = /<script>([\s\S]*?)<\/script>/.exec(buildFrameDocument(code))?.[1] ?? "";
+  const bootstrap = /<script>([\s\S]*?)<\/script>/.exec(buildFrameDocument(code, NONCE))?.[1] ?? "";
   const listeners = new Map<string, Set<(event: unknown) => void>>();
   const dispatch = (type: string, event: unknown) => listeners.get(type)?.forEach((fn) => fn(event));
   const parent = { name: "parent" };
   const root = { id: "seam-root", textContent: "" };
+  // The bootstrap's own <script> element, which it removes before the extension runs.
+  const head = { removed: [] as unknown[], removeChild: (el: unknown) => head.removed.push(el) };
+  const currentScript = { parentNode: head as typeof head | null };
   const sandbox: Record<string, unknown> = {
     parent,
     setTimeout,
@@ -25,6 +30,7 @@ function makeFrame(code: string) {
   sandbox.window = sandbox;
   const context = vm.createContext(sandbox);
   sandbox.document = {
+    currentScript,
     getElementById: (id: string) => (id === "seam-root" ? root : null),
     createElement: () => ({ textContent: "" }),
     documentElement: { getBoundingClientRect: () => ({ height: 123.4 }) },
@@ -41,7 +47,7 @@ function makeFrame(code: string) {
   };
   vm.runInContext(bootstrap, context);
   const hello = (source: unknown, data: unknown, port?: MessagePort) => dispatch("message", { source, data, ports: port ? [port] : [] });
-  return { sandbox, root, parent, hello, listeners };
+  return { sandbox, root, parent, hello, listeners, head, currentScript, dispatch };
 }
 
 const channels: MessageChannel[] = [];
@@ -140,5 +146,45 @@ describe("frame bootstrap", () => {
     expect(error.message).toContain("line 1");
     await settle();
     expect(bridge.received.some((m) => (m as { t: string }).t === "ready")).toBe(false);
+  });
+
+  it("removes its own script element (the nonce and the code) before the extension runs", () => {
+    const frame = makeFrame("window.sawScript = document.currentScript && document.currentScript.parentNode !== null;");
+    expect(frame.head.removed).toEqual([frame.currentScript]);
+    frame.currentScript.parentNode = null;
+    frame.hello(frame.parent, BRIDGE_HELLO, channel().port2);
+    expect(frame.sandbox.sawScript).toBe(false);
+    // The nonce is not reachable from the extension's realm either.
+    expect(frame.sandbox.NONCE).toBeUndefined();
+  });
+
+  it("identifies itself with the nonce as its first message on the port, before anything the extension sends", async () => {
+    const frame = makeFrame("seam.call('get');");
+    const bridge = channel();
+    frame.hello(frame.parent, BRIDGE_HELLO, bridge.port2);
+    await bridge.next((m) => (m as { method?: string }).method === "get");
+    expect(bridge.received[0]).toEqual({ t: "hello", nonce: NONCE });
+    expect(bridge.received.filter((m) => (m as { t: string }).t === "hello")).toHaveLength(1);
+  });
+
+  it("reports a navigation started while the extension's code runs instead of ready", async () => {
+    const frame = makeFrame("window.leave();");
+    frame.sandbox.leave = () => frame.dispatch("beforeunload", {});
+    const bridge = channel();
+    frame.hello(frame.parent, BRIDGE_HELLO, bridge.port2);
+    const error = (await bridge.next((m) => (m as { t: string }).t === "error")) as { message: string };
+    expect(error.message).toBe(NAVIGATING_WHILE_RENDERING);
+    await settle();
+    expect(bridge.received.some((m) => (m as { t: string }).t === "ready")).toBe(false);
+  });
+
+  it("ignores beforeunload once the extension's code has run (the page may be closing; later navigations are the page's to catch)", async () => {
+    const frame = makeFrame("seam.root.textContent = 'ok';");
+    const bridge = channel();
+    frame.hello(frame.parent, BRIDGE_HELLO, bridge.port2);
+    await bridge.next((m) => (m as { t: string }).t === "ready");
+    frame.dispatch("beforeunload", {});
+    await settle();
+    expect(bridge.received.some((m) => (m as { t: string }).t === "error")).toBe(false);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildFrameDocument, FRAME_CSP, scriptStringLiteral } from "@/app/_components/extensions/frame-document";
+import { buildFrameDocument as build, FRAME_CSP, scriptStringLiteral } from "@/app/_components/extensions/frame-document";
+
+const NONCE = "0123456789abcdef0123456789abcdef";
+const buildFrameDocument = (code: string) => build(code, NONCE);
 
 const cspOf = (html: string) => /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? null;
 /** The text of every <script> element, as an HTML parser would split them. */
@@ -46,5 +49,14 @@ describe("buildFrameDocument", () => {
     const html = buildFrameDocument(code);
     expect(html).not.toContain(code);
     expect(html).not.toContain("<b>bold</b>");
+  });
+
+  it("embeds the frame's nonce once, inside the bootstrap, and refuses anything that is not a nonce", () => {
+    const html = buildFrameDocument("seam.root.textContent = 'hi';");
+    expect(html.split(NONCE)).toHaveLength(2);
+    expect(scripts(html)[0]).toContain(`var NONCE = "${NONCE}";`);
+    for (const bad of ["", "abc", `${NONCE}0`, NONCE.toUpperCase(), `"; alert(1); "${NONCE.slice(12)}`]) {
+      expect(() => build("", bad), bad).toThrow("buildFrameDocument: nonce must be 32 hex digits");
+    }
   });
 });

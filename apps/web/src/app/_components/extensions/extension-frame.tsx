@@ -3,7 +3,7 @@ import type { ExtensionRunView } from "@seam/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { LoaderCircleIcon, RotateCwIcon, SquareIcon, TriangleAlertIcon } from "lucide-react";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { useTRPC } from "@/trpc/react";
@@ -14,7 +14,9 @@ import { useFrameBridge } from "./use-frame-bridge";
 
 /**
  * A running extension's browser half in a sandboxed iframe (EXT-4): opaque origin, no network, talks
- * to its host half only through the page's bridge. `showSession` adds a link to the session that ran it.
+ * to its host half only through the page's bridge. Only the srcdoc document the page wrote gets that
+ * bridge; a frame that navigates is removed (see `frame-gate.ts`). `showSession` adds a link to the
+ * session that ran it.
  */
 export function ExtensionFrame({ run, showSession }: { run: ExtensionRunView; showSession?: { title: string } }) {
   const trpc = useTRPC();
@@ -24,10 +26,10 @@ export function ExtensionFrame({ run, showSession }: { run: ExtensionRunView; sh
     staleTime: Number.POSITIVE_INFINITY,
   });
   const code = source.data?.browserCode ?? null;
-  const srcDoc = useMemo(() => (code === null ? null : buildFrameDocument(code)), [code]);
-  const [reloads, setReloads] = useState(0);
   // Host messages arrive through the tab's one bridge stream; a browser-only run has nobody to hear from.
-  const bridge = useFrameBridge(run.runId, run.hasHost && isActiveRun(run) && srcDoc !== null);
+  const bridge = useFrameBridge(run.runId, run.hasHost && isActiveRun(run) && code !== null);
+  // A new nonce (on reload) is a new srcdoc and, through the key, a new frame element.
+  const srcDoc = useMemo(() => (code === null ? null : buildFrameDocument(code, bridge.nonce)), [code, bridge.nonce]);
   const stop = useMutation(trpc.extensions.stop.mutationOptions());
   const failure = bridge.failures[bridge.failures.length - 1] ?? null;
 
@@ -54,7 +56,7 @@ export function ExtensionFrame({ run, showSession }: { run: ExtensionRunView; sh
         )}
         <span className="flex-1" />
         <Tip label="Reload the frame (its state is lost)">
-          <Button variant="subtle" size="icon-xs" aria-label="Reload frame" data-testid="extension-frame-reload" onClick={() => setReloads((n) => n + 1)}>
+          <Button variant="subtle" size="icon-xs" aria-label="Reload frame" data-testid="extension-frame-reload" onClick={bridge.reload}>
             <RotateCwIcon />
           </Button>
         </Tip>
@@ -103,12 +105,13 @@ export function ExtensionFrame({ run, showSession }: { run: ExtensionRunView; sh
             "This version has no browser half."
           )}
         </p>
-      ) : (
+      ) : bridge.removed ? null : (
         <iframe
-          key={reloads}
+          key={bridge.nonce}
           data-testid="extension-iframe"
           title={`Extension ${run.packageName} v${run.version}`}
-          // Scripts only: never same-origin, popups, top navigation, forms or modals.
+          // Scripts only: never same-origin, popups, top navigation, forms, modals or downloads. (A frame can
+          // always navigate itself; the bridge hook removes it when it does.)
           sandbox="allow-scripts"
           srcDoc={srcDoc}
           referrerPolicy="no-referrer"

@@ -1,7 +1,10 @@
+import { isFrameNonce } from "./frame-gate";
+
 /**
  * The `srcdoc` of a browser half's sandboxed iframe (EXT-4). The frame runs with an opaque origin
  * (`sandbox="allow-scripts"`, never `allow-same-origin`) under a CSP that forbids every network fetch
- * and `eval`. Its only way out is the MessagePort the page hands over once: see `frame-protocol.ts`.
+ * and `eval`. Its only way out is the MessagePort the page hands over once: see `frame-protocol.ts`
+ * and, for who gets that port, `frame-gate.ts`.
  */
 
 export const FRAME_CSP = [
@@ -17,6 +20,10 @@ export const FRAME_CSP = [
 
 /** The handshake message that carries the bridge port; anything else on the window is ignored. */
 export const BRIDGE_HELLO = "seam-bridge";
+
+/** What the frame reports when its code starts a navigation of the frame while it runs. */
+export const NAVIGATING_WHILE_RENDERING =
+  "The browser half navigated away from its document while its code ran (location, a link, window.open or a reload). A browser half must stay on the page Seam gives it.";
 
 /** How many render failures one frame reports before it goes quiet. */
 const MAX_ERRORS = 5;
@@ -45,13 +52,18 @@ pre, code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospac
 
 /**
  * Defines the frozen global `seam`, waits for exactly one `"seam-bridge"` message from the parent
- * window that carries a port, then evaluates the extension as a second inline script. Written in
- * plain ES2017 so it runs unchanged in any current browser.
+ * window that carries a port, identifies itself on that port with the frame's nonce, then evaluates the
+ * extension as a second inline script. The bootstrap's own `<script>` element (the nonce and the code)
+ * leaves the DOM before the extension runs. Written in plain ES2017 so it runs unchanged in any current
+ * browser.
  */
-function bootstrap(codeLiteral: string): string {
+function bootstrap(codeLiteral: string, nonce: string): string {
   return `(function () {
 "use strict";
 var CODE = ${codeLiteral};
+var NONCE = ${JSON.stringify(nonce)};
+var self = document.currentScript;
+if (self && self.parentNode) self.parentNode.removeChild(self);
 var root = document.getElementById("seam-root");
 var port = null;
 var nextId = 1;
@@ -82,6 +94,13 @@ window.addEventListener("error", function (event) {
 window.addEventListener("unhandledrejection", function (event) {
   report("Unhandled promise rejection: " + text(event.reason));
 });
+// Navigating the frame away while the extension's code runs (location, links, window.open, reload):
+// Chromium runs beforeunload synchronously, so the run fails now instead of reporting ready. Later
+// navigations are caught by the page, which sees the frame load again (see frame-gate.ts). Registered
+// first and capturing, so no listener of the extension runs before it.
+window.addEventListener("beforeunload", function () {
+  if (evaluating) report(${JSON.stringify(NAVIGATING_WHILE_RENDERING)});
+}, true);
 
 function deliver(message) {
   if (handlers.length === 0) { if (queued.length < 100) queued.push(message); return; }
@@ -161,14 +180,21 @@ function onWindowMessage(event) {
   window.removeEventListener("message", onWindowMessage);
   port = event.ports[0];
   port.onmessage = onPortMessage;
+  // The page listens to nothing else until this arrives: only the document Seam wrote knows the nonce.
+  post({ t: "hello", nonce: NONCE });
+  NONCE = null;
   start();
 }
 window.addEventListener("message", onWindowMessage);
 })();`;
 }
 
-/** The complete HTML document for one browser half. The code is embedded only as an escaped string literal. */
-export function buildFrameDocument(browserCode: string): string {
+/**
+ * The complete HTML document for one browser half. The code is embedded only as an escaped string
+ * literal; `nonce` (from `newFrameNonce`) is what the document echoes to claim its bridge.
+ */
+export function buildFrameDocument(browserCode: string, nonce: string): string {
+  if (!isFrameNonce(nonce)) throw new TypeError("buildFrameDocument: nonce must be 32 hex digits (newFrameNonce)");
   return [
     "<!doctype html>",
     '<html lang="en">',
@@ -181,7 +207,7 @@ export function buildFrameDocument(browserCode: string): string {
     "</head>",
     "<body>",
     '<div id="seam-root"></div>',
-    `<script>${bootstrap(scriptStringLiteral(browserCode))}</script>`,
+    `<script>${bootstrap(scriptStringLiteral(browserCode), nonce)}</script>`,
     "</body>",
     "</html>",
   ].join("\n");

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useTRPCClient } from "@/trpc/react";
 import { listenBridge } from "./bridge-hub";
 import { BRIDGE_HELLO } from "./frame-document";
+import { FrameLoads, isFrameHello, NAVIGATED_AWAY, newFrameNonce, NOT_IDENTIFIED } from "./frame-gate";
 import { clampHeight, parseFrameMessage, toJsonParams, type PageMessage } from "./frame-protocol";
 import { messageOf } from "./use-extensions";
 
@@ -15,10 +16,19 @@ const MAX_REPORTS = 3;
 
 /**
  * The page side of one browser half's bridge (EXT-4). The page never listens on `window`: it hands the
- * frame one end of a fresh MessageChannel after each load and talks only over the other end.
+ * frame one end of a fresh MessageChannel on the frame's first load only, listens on the other end once
+ * the srcdoc document has echoed its nonce, and treats any later load as a navigation that tears the
+ * frame down (see `frame-gate.ts`). `nonce` goes into the srcdoc and keys the iframe: `reload()` makes a
+ * new frame element with a new nonce.
  */
 export function useFrameBridge(runId: string, subscribe: boolean) {
   const client = useTRPCClient();
+  const [nonce, setNonce] = useState(newFrameNonce);
+  const [removed, setRemoved] = useState(false);
+  const loads = useRef(new FrameLoads());
+  /** The port of the current handshake, from the moment it is handed over. */
+  const channelRef = useRef<MessagePort | null>(null);
+  /** The same port once the frame identified itself: the only one the page reads from or writes to. */
   const portRef = useRef<MessagePort | null>(null);
   const backlog = useRef<PageMessage[]>([]);
   const inFlight = useRef(0);
@@ -86,35 +96,75 @@ export function useFrameBridge(runId: string, subscribe: boolean) {
     [client, runId, report],
   );
 
-  /** Call on every iframe `load`: a new document gets a new channel, and the old port is closed. */
+  /** Closes the bridge, removes the frame and reports why: it no longer holds the approved document. */
+  const tearDown = useCallback(
+    (iframe: HTMLIFrameElement, why: string) => {
+      loads.current.fail(iframe);
+      channelRef.current?.close();
+      channelRef.current = null;
+      portRef.current = null;
+      setReady(false);
+      setRemoved(true);
+      setFailures((f) => [...f, why].slice(-5));
+      report(false, why);
+    },
+    [report],
+  );
+
+  /**
+   * Call on every iframe `load`. The first load of an element is the srcdoc document, and it alone gets the
+   * port; a later load means the frame navigated (or reloaded) and ends it.
+   */
   const connect = useCallback(
     (iframe: HTMLIFrameElement) => {
-      portRef.current?.close();
-      portRef.current = null;
+      const load = loads.current.load(iframe);
+      if (load === "ignore") return;
+      if (load === "navigated") return tearDown(iframe, NAVIGATED_AWAY);
       const win = iframe.contentWindow;
       if (!win) return;
+      channelRef.current?.close();
+      portRef.current = null;
       const { port1, port2 } = new MessageChannel();
-      port1.onmessage = (event) => onFrameMessage(port1, event.data);
-      // The frame's origin is opaque, so "*" is the only target that reaches it; the port is the secret.
+      channelRef.current = port1;
+      let identified = false;
+      port1.onmessage = (event) => {
+        if (identified) return onFrameMessage(port1, event.data);
+        // Until the document proves it is the srcdoc Seam wrote, nothing is read from it or sent to it.
+        if (!isFrameHello(event.data, nonce)) return tearDown(iframe, NOT_IDENTIFIED);
+        identified = true;
+        portRef.current = port1;
+        const queued = backlog.current;
+        backlog.current = [];
+        for (const m of queued) port1.postMessage(m);
+      };
+      // The frame's origin is opaque, so "*" is the only target that reaches it: the handshake happens once,
+      // now, while the frame still holds the srcdoc and no extension code has run.
       win.postMessage(BRIDGE_HELLO, "*", [port2]);
-      portRef.current = port1;
       reports.current = { ok: false, errors: 0 };
       setReady(false);
       setFailures([]);
-      const queued = backlog.current;
-      backlog.current = [];
-      for (const m of queued) port1.postMessage(m);
     },
-    [onFrameMessage],
+    [nonce, onFrameMessage, tearDown],
   );
+
+  /** A new frame element with a new nonce (and a fresh handshake); the old port is closed. */
+  const reload = useCallback(() => {
+    channelRef.current?.close();
+    channelRef.current = null;
+    portRef.current = null;
+    setRemoved(false);
+    setFailures([]);
+    setNonce(newFrameNonce());
+  }, []);
 
   useEffect(
     () => () => {
-      portRef.current?.close();
+      channelRef.current?.close();
+      channelRef.current = null;
       portRef.current = null;
     },
     [],
   );
 
-  return { connect, height, ready, failures };
+  return { nonce, connect, reload, removed, height, ready, failures };
 }
