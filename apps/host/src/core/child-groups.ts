@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { messageOf } from "./errors.js";
 import { createLog, type Log } from "./log.js";
-import { bootId, groupAlive, groupMembers, signalGroup, startTimeOf } from "./process-group.js";
+import { bootId, groupAlive, groupMembers, signalGroup, startTimeOf, until } from "./process-group.js";
 import type { Disposer, Scope } from "./scope.js";
 
 export interface ChildGroupRecord {
@@ -57,7 +57,6 @@ export interface ReapReport {
 /** How long reaped groups get between SIGTERM and SIGKILL, and after SIGKILL. */
 export const REAP_GRACE_MS = 2_000;
 const KILL_WAIT_MS = 1_000;
-const POLL_MS = 25;
 const RECORD = /^(\d+)\.json$/;
 
 /** The records in `dir` (created 0700 when missing); undefined off Linux, where they cannot be verified. */
@@ -229,14 +228,3 @@ function parseRecord(text: string | undefined): ChildGroupRecord | undefined {
   return { label: "", command: "", recordedAt: "", ...r } as ChildGroupRecord;
 }
 
-function until(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve) => {
-    const check = () => {
-      if (done()) return resolve(true);
-      if (Date.now() >= deadline) return resolve(false);
-      setTimeout(check, POLL_MS);
-    };
-    check();
-  });
-}

@@ -93,3 +93,16 @@ export function bootId(): string | undefined {
 function running(stat: ProcStat | undefined, pgid?: number): stat is ProcStat {
   return stat !== undefined && (pgid === undefined || stat.pgrp === pgid) && stat.state !== "Z" && stat.state !== "X";
 }
+
+/** Resolves true once `done()` holds, polling every 25 ms, or false after `ms` (so its timer holds the process at most that long). */
+export function until(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (done()) return resolve(true);
+      if (Date.now() >= deadline) return resolve(false);
+      setTimeout(check, 25);
+    };
+    check();
+  });
+}

@@ -6,7 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import { isMainThread } from "node:worker_threads";
 import { currentChildGroups } from "./child-groups.js";
 import { HostError } from "./errors.js";
-import { groupAlive, signalGroup, startTimeOf } from "./process-group.js";
+import { groupAlive, signalGroup, startTimeOf, until } from "./process-group.js";
 import type { Scope } from "./scope.js";
 
 export interface SpawnOptions {
@@ -53,7 +53,6 @@ export interface ChildInfo {
 
 const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
 const GRACE_MS = 2_000;
-const POLL_MS = 25;
 const DRAIN_MS = 200;
 
 /** The parent environment without anything that looks like a credential (SEC-4). */
@@ -202,17 +201,6 @@ class StderrTail {
   }
 }
 
-function until(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve) => {
-    const check = () => {
-      if (done()) return resolve(true);
-      if (Date.now() >= deadline) return resolve(false);
-      setTimeout(check, POLL_MS).unref();
-    };
-    check();
-  });
-}
 
 function installExitHook() {
   if (exitHookInstalled) return;
