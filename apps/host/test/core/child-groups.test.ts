@@ -10,7 +10,7 @@ import type { Log } from "../../src/core/log.js";
 import { deathSignalWrapper, spawnChild } from "../../src/core/process.js";
 import { bootId, readStat, startTimeOf } from "../../src/core/process-group.js";
 import { createScope } from "../../src/core/scope.js";
-import { isRunning } from "../support/process.js";
+import { isRunning, killGroups } from "../support/process.js";
 
 const linux = process.platform === "linux";
 const HOST_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -22,14 +22,7 @@ const POLITE = ["-e", `process.stdin.resume(); process.stdin.on("end", () => pro
 const groups = new Set<number>();
 const dirs: string[] = [];
 afterEach(() => {
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  groups.clear();
+  killGroups(groups);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { McpServerConfigInput } from "@seam/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import { isRunning } from "../support/process.js";
+import { isRunning, killGroups } from "../support/process.js";
 
 const HOST_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const DRIVER = fileURLToPath(new URL("../fixture/host/driver.ts", import.meta.url));
@@ -25,14 +25,7 @@ const hosts: ChildProcess[] = [];
 afterEach(() => {
   for (const host of hosts.splice(0)) if (host.pid) groups.add(host.pid);
   for (const dir of dirs) for (const s of servers(join(dir, "pids"))) groups.add(s.pid);
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  groups.clear();
+  killGroups(groups);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

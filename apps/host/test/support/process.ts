@@ -15,3 +15,15 @@ export function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+/** SIGKILLs every process group in `pgids` (test clean-up: a group already gone is fine) and forgets them. */
+export function killGroups(pgids: Set<number>): void {
+  for (const pgid of pgids) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  pgids.clear();
+}
