@@ -6,7 +6,7 @@ export {
   TurnStatus, SessionInfo, TurnInfo, ToolCallStatus, MessageItem, ToolCallItem, FactItem, TimelineItem, SessionDetail,
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
-export { ToolInfo, ToolListInput } from "./tools.js";
+export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";
 export {

@@ -107,5 +107,7 @@ export type SessionDetail = z.infer<typeof SessionDetail>;
 export type SessionEvent =
   | { type: "item"; item: TimelineItem }
   | { type: "delta"; itemId: string; text: string }
+  /** Live output of a running tool call (a command's stdout/stderr as it arrives), for its card only. */
+  | { type: "output"; itemId: string; chunk: string }
   | { type: "turn"; turn: TurnInfo }
   | { type: "session"; session: SessionInfo };

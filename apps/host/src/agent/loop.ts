@@ -16,6 +16,8 @@ export interface TurnDeps {
   hooks: StepHooks;
   emitItem(item: TimelineItem): void;
   emitDelta(itemId: string, text: string): void;
+  /** Live output of a running tool call, for its card (never stored as such; the tool's result keeps what it keeps). */
+  emitOutput(itemId: string, chunk: string): void;
 }
 
 export interface TurnContext {
@@ -42,6 +44,7 @@ export async function runToolCall(deps: TurnDeps, ctx: TurnContext, call: { call
   deps.emitItem(started);
   const outcome = await deps.runtime.invoke({
     sessionId: ctx.sessionId, workspace: ctx.workspace, callId: call.callId, name: call.name, args: call.args, signal: ctx.signal,
+    output: (chunk) => deps.emitOutput(started.id, chunk),
   });
   const finished = await deps.store.items.finishToolCall(started.id, {
     status: outcome.status, canonical: outcome.canonical, rendered: outcome.rendered, error: outcome.error, endedAt: outcome.endedAt,

@@ -111,7 +111,7 @@ export interface ToolsApi { list(sessionId?: string): Promise<ToolInfo[]> }
 export function toolsApi(registry: Pick<ToolRegistry, "visible">): ToolsApi {
   return {
     list: async (sessionId) => registry.visible(sessionId).map((t) => ({
-      name: t.name, description: t.description, capability: t.capability, inputSchema: t.inputSchema, readOnly: t.readOnly, approval: t.approval,
+      name: t.name, description: t.description, capability: t.capability, inputSchema: t.inputSchema, effect: t.effect,
     })),
   };
 }

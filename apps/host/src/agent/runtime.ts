@@ -24,6 +24,8 @@ export interface ToolRequest {
   name: string;
   args: unknown;
   signal: AbortSignal;
+  /** Receives the tool's live output (ToolContext.output). */
+  output?(chunk: string): void;
 }
 
 interface CallInfo { sessionId: string; callId: string; name: string; args: unknown }
@@ -120,7 +122,7 @@ async function runWithDeadline(tool: ToolDef, args: unknown, req: ToolRequest, t
   }, timeoutMs);
   timer.unref?.();
 
-  const ctx = { signal: controller.signal, sessionId: req.sessionId, workspace: req.workspace, callId: req.callId };
+  const ctx = { signal: controller.signal, sessionId: req.sessionId, workspace: req.workspace, callId: req.callId, output: req.output };
   const running = Promise.resolve()
     .then(() => tool.run(args, ctx))
     .then(fromResult, fromThrown);

@@ -123,6 +123,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       hooks: deps.hooks,
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
       emitDelta: (itemId, delta) => emit(sessionId, { type: "delta", itemId, text: delta }),
+      emitOutput: (itemId, chunk) => emit(sessionId, { type: "output", itemId, chunk }),
     };
     const ctx = { sessionId, workspace: session.workspace, turnId: turn.id, signal: controller.signal };
     entry.done = (async () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatIssues, type ErrorInfo } from "@seam/shared";
+import { formatIssues, type ErrorInfo, type ToolEffect } from "@seam/shared";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -10,6 +10,8 @@ export interface ToolContext {
   /** Canonical absolute workspace directory of the calling session. */
   workspace: string;
   callId: string;
+  /** Live output for the tool card (e.g. a command's stdout/stderr as it arrives); not what the model sees. */
+  output?(chunk: string): void;
 }
 
 /** What a tool returns: the canonical JSON for programs and the UI, and the text the model sees. */
@@ -35,8 +37,8 @@ export interface ToolDef {
   timeoutMs?: number;
   /** Cap on the rendered text the model sees, when the tool needs another than the runtime's default. */
   maxRenderedChars?: number;
-  readOnly: boolean;
-  approval: "auto" | "ask";
+  /** What running it does to the world (PERM-1); decides whether the session's mode lets it run or asks. */
+  effect: ToolEffect;
   /** Validates model-supplied arguments; the message is shown to the model. */
   parse(args: unknown): ParseResult;
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
@@ -51,8 +53,8 @@ export function defineTool<S extends z.ZodType>(def: {
   guidance?: string;
   timeoutMs?: number;
   maxRenderedChars?: number;
-  readOnly?: boolean;
-  approval?: "auto" | "ask";
+  /** Default `read`. */
+  effect?: ToolEffect;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }): ToolDef {
   const inputSchema = z.toJSONSchema(def.input, { io: "input" }) as JsonSchema;
@@ -65,8 +67,7 @@ export function defineTool<S extends z.ZodType>(def: {
     guidance: def.guidance,
     timeoutMs: def.timeoutMs,
     maxRenderedChars: def.maxRenderedChars,
-    readOnly: def.readOnly ?? true,
-    approval: def.approval ?? "auto",
+    effect: def.effect ?? "read",
     parse(args) {
       const r = def.input.safeParse(args);
       return r.success ? { ok: true, value: r.data } : { ok: false, message: formatIssues(r.error, { root: "(arguments)" }) };

@@ -27,8 +27,7 @@ export function halfTools(ctx: HalfContext, opts: HalfToolsOptions) {
       inputSchema,
       // The runner's own per-call timeout decides; the runtime's is a backstop.
       timeoutMs: ctx.limits.callTimeoutMs + 5_000,
-      readOnly: false,
-      approval: "auto",
+      effect: "extension",
       parse: (args) => ({ ok: true, value: args ?? {} }),
       run: async (args, runCtx): Promise<ToolResult> => {
         const value = await opts.call(name, args, runCtx.signal);

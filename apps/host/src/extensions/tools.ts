@@ -69,7 +69,7 @@ export function extensionTools(ext: Extensions, registry: ToolRegistry): ToolDef
     defineTool({
       name: "extension_define",
       capability: "extensions",
-      readOnly: false,
+      effect: "extension",
       description:
         "Defines (or adds a new version of) an extension of this session: a host half (logic: tools, events, handlers for its browser half) and/or a browser half (UI rendered in the user's page). Both halves are syntax-checked before anything is recorded; nothing runs until extension_run and the user's approval. Each define of an existing name appends an immutable version.",
       input: z.strictObject({
@@ -89,7 +89,7 @@ export function extensionTools(ext: Extensions, registry: ToolRegistry): ToolDef
     defineTool({
       name: "extension_run",
       capability: "extensions",
-      readOnly: false,
+      effect: "extension",
       timeoutMs: WAIT_FOR_PERSON_MS,
       description:
         "Runs a version of one of this session's extensions (the latest by default), after the user approves it (unless they allowed future versions of this package). Replaces the package's running version. Its tools then appear in this session; its browser half renders in the user's page.",
@@ -126,7 +126,7 @@ function byName<T>(name: string, description: string, act: (sessionId: string, n
   return defineTool({
     name,
     capability: "extensions",
-    readOnly: false,
+    effect: "extension",
     description,
     input: z.strictObject({ name: ExtensionName }),
     async run(args, ctx) {

@@ -41,8 +41,6 @@ export function lspTool(deps: LspToolDeps): ToolDef {
     guidance: GUIDANCE,
     timeoutMs: LSP_TIMEOUT_MS,
     maxRenderedChars: limits.maxChars + 500,
-    readOnly: true,
-    approval: "auto",
     async run(args, ctx) {
       if (!ctx.workspace) throw new HostError("bad_input:lsp", "This session has no workspace, so there is nothing to ask a language server about.", { reason: "no_workspace" });
       const result = await deps.query({ workspace: ctx.workspace, filePath: args.filePath, operation: args.operation, line: args.line, character: args.character, signal: ctx.signal });

@@ -16,6 +16,8 @@ export interface McpTool {
   outputSchema: Record<string, unknown> | null;
   /** `execution.taskSupport: "required"`: the bridge cannot call it (MCP-6). */
   taskRequired: boolean;
+  /** `annotations.readOnlyHint: true`: the tool's effect is `read` instead of `external` (PERM-1). */
+  readOnlyHint: boolean;
 }
 
 export interface FetchLimits {
@@ -40,6 +42,8 @@ const WireTool = z.looseObject({
   inputSchema: SchemaObject,
   outputSchema: SchemaObject.optional(),
   execution: z.looseObject({ taskSupport: z.string().optional() }).optional(),
+  // Hints only decide the tool's effect (PERM-1); malformed hints are ignored rather than dropping the tool.
+  annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional().catch(undefined),
 });
 const WirePage = z.looseObject({
   tools: z.array(z.unknown(), { error: "tools must be an array" }),
@@ -94,6 +98,7 @@ function toMcpTool(serverName: string, wire: z.infer<typeof WireTool>): McpTool 
     inputSchema: wire.inputSchema,
     outputSchema: wire.outputSchema ?? null,
     taskRequired: wire.execution?.taskSupport === "required",
+    readOnlyHint: wire.annotations?.readOnlyHint === true,
   };
 }
 

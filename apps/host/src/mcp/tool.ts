@@ -22,8 +22,7 @@ export function mcpToolDef(server: string, tool: McpTool, generation: number, ca
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     timeoutMs: callTimeoutMs,
-    readOnly: false,
-    approval: "auto",
+    effect: tool.readOnlyHint ? "read" : "external",
     parse(args) {
       const value = args === undefined || args === null ? {} : args;
       if (typeof value !== "object" || Array.isArray(value)) return { ok: false, message: "(arguments): must be a JSON object" };

@@ -19,6 +19,7 @@ export function webFetchTool(deps: { service: WebService; settings: () => WebSet
     name: "web_fetch",
     description,
     capability: "web",
+    effect: "network",
     input: Input,
     timeoutMs: deps.settings().fetchTimeoutMs,
     // WEB-7's output cap (default 200,000) replaces the runtime's default; room left for the header and notices.

@@ -24,6 +24,7 @@ export function webSearchTool(deps: { service: WebService; settings: () => WebSe
     name: "web_search",
     description,
     capability: "web",
+    effect: "network",
     input: Input,
     timeoutMs: deps.settings().searchTimeoutMs,
     async run(args, ctx) {

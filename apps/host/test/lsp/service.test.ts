@@ -40,7 +40,7 @@ describe("LSP settings API (LSP-5, LSP-7)", () => {
     expect(ts!.config).toMatchObject({ id: "typescript", enabled: true, extensions: [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"] });
     expect(s.store.values.has(SETTINGS_KEY)).toBe(false);
     const tool = s.registry.get("lsp")!;
-    expect(tool).toMatchObject({ capability: "lsp", readOnly: true, timeoutMs: 60_000 });
+    expect(tool).toMatchObject({ capability: "lsp", effect: "read", timeoutMs: 60_000 });
     expect(tool.description).toContain("Files handled now: .cjs .cts .js .jsx .mjs .mts .ts .tsx.");
     expect(tool.guidance).toContain("Prefer grep and read_file");
     expect(row(await s.api.servers(), s.registry.visible())).toMatchObject({ codePresent: true, configured: true, visible: true, ready: true });

@@ -77,7 +77,7 @@ describe("generation sync through tools/list_changed (MCP-4)", () => {
     const { scope, registry, log, hub, names, announce, call } = await setup();
     await using _ = scope;
     const foreign: ToolDef = {
-      name: "mcp__fx__taken", description: "someone else's", capability: "extensions", inputSchema: { type: "object" }, readOnly: true, approval: "auto",
+      name: "mcp__fx__taken", description: "someone else's", capability: "extensions", inputSchema: { type: "object" }, effect: "read",
       parse: (args) => ({ ok: true, value: args }),
       run: async () => ({ canonical: null, rendered: "foreign" }),
     };

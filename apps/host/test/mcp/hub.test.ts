@@ -43,7 +43,7 @@ describe("activation (MCP-3)", () => {
     expect(hub.list().map((v) => v.config.name)).toEqual(["fx"]);
 
     const def = registry.get("mcp__fx__echo")!;
-    expect(def).toMatchObject({ capability: "mcp", approval: "auto", readOnly: false, timeoutMs: 120_000, description: "Echoes the message." });
+    expect(def).toMatchObject({ capability: "mcp", effect: "external", timeoutMs: 120_000, description: "Echoes the message." });
     const call = invoker(registry);
     const ok = await call("mcp__fx__echo", { message: "hello" });
     expect(ok).toMatchObject({ status: "ok", rendered: "hello" });

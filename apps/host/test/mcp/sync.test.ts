@@ -79,9 +79,9 @@ describe("fetchTools: phase one of a sync (MCP-4)", () => {
 });
 
 describe("ToolGenerations: phase two, whole or nothing (MCP-4)", () => {
-  const tool = (raw: string): McpTool => ({ publicName: `mcp__s__${raw}`, rawName: raw, description: raw, inputSchema: { type: "object" }, outputSchema: null, taskRequired: false });
+  const tool = (raw: string): McpTool => ({ publicName: `mcp__s__${raw}`, rawName: raw, description: raw, inputSchema: { type: "object" }, outputSchema: null, taskRequired: false, readOnlyHint: false });
   const def = (t: McpTool, generation: number): ToolDef => ({
-    name: t.publicName, description: `${t.rawName}@${generation}`, capability: "mcp", inputSchema: t.inputSchema, readOnly: false, approval: "auto",
+    name: t.publicName, description: `${t.rawName}@${generation}`, capability: "mcp", inputSchema: t.inputSchema, effect: "external",
     parse: (args) => ({ ok: true, value: args }),
     run: async () => ({ canonical: generation, rendered: String(generation) }),
   });

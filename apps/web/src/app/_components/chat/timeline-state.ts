@@ -5,10 +5,15 @@ export interface TimelineState {
   session: SessionInfo | null;
   items: Record<string, TimelineItem>;
   turns: Record<string, TurnInfo>;
+  /** Live output of running tool calls by item id (a command's tail), bounded; the finished result replaces it. */
+  outputs: Record<string, string>;
   loaded: boolean;
 }
 
-export const emptyTimeline: TimelineState = { session: null, items: {}, turns: {}, loaded: false };
+export const emptyTimeline: TimelineState = { session: null, items: {}, turns: {}, outputs: {}, loaded: false };
+
+/** How much live output one card keeps while its call runs (the tail; the result holds the rest). */
+export const LIVE_OUTPUT_MAX_CHARS = 256 * 1024;
 
 export type TimelineAction =
   | { type: "event"; event: SessionEvent }
@@ -63,6 +68,10 @@ function applyEvent(state: TimelineState, event: SessionEvent): TimelineState {
       if (!item || item.kind !== "message" || item.state !== "streaming") return state;
       return { ...state, items: { ...state.items, [item.id]: { ...item, text: item.text + event.text } } };
     }
+    case "output": {
+      const next = (state.outputs[event.itemId] ?? "") + event.chunk;
+      return { ...state, outputs: { ...state.outputs, [event.itemId]: next.length > LIVE_OUTPUT_MAX_CHARS ? next.slice(-LIVE_OUTPUT_MAX_CHARS) : next } };
+    }
     case "turn":
       return { ...state, turns: { ...state.turns, [event.turn.id]: newerTurn(state.turns[event.turn.id], event.turn) } };
     case "session":
@@ -82,7 +91,7 @@ function applySnapshot(state: TimelineState, detail: SessionDetail, deltas: Map<
   }
   const turns: Record<string, TurnInfo> = { ...state.turns };
   for (const t of detail.turns) turns[t.id] = newerTurn(state.turns[t.id], t);
-  return { session: detail.session, items, turns, loaded: true };
+  return { session: detail.session, items, turns, outputs: state.outputs, loaded: true };
 }
 
 export function timelineReducer(state: TimelineState, action: TimelineAction): TimelineState {

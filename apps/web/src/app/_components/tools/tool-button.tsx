@@ -5,6 +5,9 @@ import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 import { TOOL_ICONS, toolKind } from "../chat/tool-summary";
 
+/** Effects that ask for approval in the default `ask` mode (PERM-1). */
+const ASKS = new Set<ToolInfo["effect"]>(["write", "execute", "external"]);
+
 /**
  * A tool to pick: icon, name, approval lock and description. `card` for the empty chat's grid,
  * `row` for the palette's list (which also says read-only).
@@ -26,8 +29,8 @@ export function ToolButton({ tool, variant, className, ...props }: Omit<Componen
       <span className="min-w-0">
         <span className={cn("flex items-center gap-1.5 font-mono font-medium", row ? "text-[13px]" : "text-[12.5px]")}>
           {tool.name}
-          {row && tool.readOnly && <span className="rounded bg-muted px-1 font-sans text-[10.5px] font-normal text-muted-foreground">read-only</span>}
-          {tool.approval === "ask" && <LockIcon className="size-3 text-muted-foreground" aria-label="asks for approval" />}
+          {row && tool.effect === "read" && <span className="rounded bg-muted px-1 font-sans text-[10.5px] font-normal text-muted-foreground">read-only</span>}
+          {ASKS.has(tool.effect) && <LockIcon className="size-3 text-muted-foreground" aria-label="asks for approval" />}
         </span>
         <span className={cn("line-clamp-2 leading-snug text-muted-foreground", row ? "text-[12.5px]" : "text-[12px]")}>{tool.description}</span>
       </span>
