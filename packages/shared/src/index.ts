@@ -49,3 +49,8 @@ export {
   atMostEntries,
 } from "./limits.js";
 export type { JsonBounds, JsonProblem } from "./limits.js";
+export {
+  PermissionMode, RuleAction, RuleScope, RULE_PATTERN_MAX, RulePattern, PermissionRuleView, RuleCreateInput, RuleUpdateInput, RuleRef,
+  PatternCheckInput, PatternCheck, PermissionSettings, SessionModeInput, DecisionBy, AuditEntry, AuditQuery, ToolApprovalView, ToolApprovalAnswer,
+} from "./permissions.js";
+export type { PermissionSettingsInput } from "./permissions.js";

@@ -38,6 +38,10 @@ export const SessionInfo = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   running: z.boolean(),
+  /** The session's own permission mode, or null to follow the default (PERM-1). */
+  mode: z.enum(["plan", "ask", "auto-edit", "auto"]).nullable(),
+  /** How many approval requests of this session wait for a person (PERM-3). */
+  waiting: z.number().int(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

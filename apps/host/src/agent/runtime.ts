@@ -33,8 +33,13 @@ export type ToolCallEvent =
   | (CallInfo & { phase: "start"; startedAt: Date })
   | (CallInfo & { phase: "end"; outcome: ToolOutcome });
 
+/** Decides whether a validated call may run (PERM-1..3); may wait for a person. Not counted against the tool's timeout. */
+export type Authorize = (call: { tool: ToolDef; args: unknown; req: ToolRequest }) => Promise<{ ok: true } | { ok: false; code: string; message: string; status?: ToolStatus }>;
+
 export interface ToolRuntimeOptions {
   registry: ToolRegistry;
+  /** Runs after the arguments are valid and before the tool; absent = everything runs (tests, benches). */
+  authorize?: Authorize;
   /** Called at the start and end of every call; failures are reported to onRecordError and ignored. */
   record?: (event: ToolCallEvent) => void | Promise<void>;
   onRecordError?: (error: unknown, event: ToolCallEvent) => void;
@@ -71,6 +76,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     }
     const parsed = parseArgs(tool, req.args);
     if (!parsed.ok) return { ...failure("invalid_arguments", parsed.message, "error", `Fix the arguments and call ${tool.name} again.`), tool };
+    if (options.authorize) {
+      const allowed = await authorizeCall(options.authorize, tool, parsed.value, req);
+      if (allowed) return { ...allowed, tool };
+    }
     return { ...(await runWithDeadline(tool, parsed.value, req, positive(tool.timeoutMs) ?? timeoutDefault)), tool };
   };
 
@@ -93,6 +102,19 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return outcome;
     },
   };
+}
+
+/** null when the call may run; otherwise its refusal as the model sees it. */
+async function authorizeCall(authorize: Authorize, tool: ToolDef, args: unknown, req: ToolRequest): Promise<Settled | null> {
+  let decision: Awaited<ReturnType<Authorize>>;
+  try {
+    decision = await authorize({ tool, args, req });
+  } catch (error) {
+    if (req.signal.aborted) return failure("cancelled", `The call to ${tool.name} was cancelled while it waited for approval.`, "cancelled");
+    return failure(isHostError(error) ? error.publicCode : "permission_check_failed", messageOf(error));
+  }
+  if (decision.ok) return null;
+  return failure(decision.code, decision.message, decision.status ?? "error");
 }
 
 function parseArgs(tool: ToolDef, args: unknown): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -24,6 +24,8 @@ export interface SessionDeps {
   hooks: StepHooks;
   /** `/name …` user invocation of a skill (SKL-8): its fact to append, or null to treat the text as a message. */
   userInvocation?(text: string, workspace: string, sessionId: string): Promise<{ fact: { factKind: string; text: string; payload: unknown } } | null>;
+  /** Pending approval requests per session (the list marks sessions waiting for a person, PERM-3). */
+  approvals?: { waiting(sessionId: string): number; onChange(fn: () => void): Disposer };
   /** The configured model and step limit, or null in direct mode. Read at the start of every turn. */
   model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
 }
@@ -43,6 +45,8 @@ export interface Api {
   list(): Promise<SessionInfo[]>;
   create(input: SessionCreateInput): Promise<SessionInfo>;
   rename(id: string, title: string): Promise<SessionInfo>;
+  /** The session's permission mode (PERM-1); null follows the default mode. */
+  setMode(id: string, mode: SessionInfo["mode"]): Promise<SessionInfo>;
   /** Runs every `beforeRemove` hook (a capability lets go of the session), then deletes it. */
   remove(id: string): Promise<void>;
   detail(id: string): Promise<SessionDetail>;
@@ -73,7 +77,8 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const removeHooks = new Set<(sessionId: string) => Promise<void>>();
   const { store } = deps;
 
-  const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id) });
+  const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id), waiting: deps.approvals?.waiting(row.id) ?? 0 });
+  if (deps.approvals) scope.add(deps.approvals.onChange(() => bus.emit("list", null)), "approvals:listen");
   const emit = (sessionId: string, event: SessionEvent) => bus.emit("session", { sessionId, event });
 
   const requireSession = async (id: string) => {
@@ -167,6 +172,13 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     async rename(id, title) {
       await requireSession(id);
       const row = await store.sessions.rename(id, title);
+      emit(id, { type: "session", session: info(row) });
+      bus.emit("list", null);
+      return info(row);
+    },
+    async setMode(id, mode) {
+      await requireSession(id);
+      const row = await store.sessions.setMode(id, mode);
       emit(id, { type: "session", session: info(row) });
       bus.emit("list", null);
       return info(row);

@@ -22,6 +22,14 @@ export interface ToolResult {
   error?: ErrorInfo;
 }
 
+/** What an approval card shows before the call runs (PERM-3); computed from validated arguments, nothing changed. */
+export interface CallPreview {
+  /** One line: "Run `npm test` in ~/app", "Edit src/a.ts (+3 −1)". */
+  summary: string;
+  command?: { text: string; cwd: string };
+  diff?: { path: string; patch: string; added: number; removed: number };
+}
+
 export type ParseResult = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** A model-facing tool (CORE-11). */
@@ -42,6 +50,8 @@ export interface ToolDef {
   /** Validates model-supplied arguments; the message is shown to the model. */
   parse(args: unknown): ParseResult;
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** The approval card's content; a throw is the error the call would fail with, so nobody is asked about it. */
+  preview?(args: unknown, ctx: ToolContext): Promise<CallPreview>;
 }
 
 /** Defines a tool from a zod schema: JSON schema for the model, zod for validation. */
@@ -56,6 +66,7 @@ export function defineTool<S extends z.ZodType>(def: {
   /** Default `read`. */
   effect?: ToolEffect;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+  preview?(args: z.output<S>, ctx: ToolContext): Promise<CallPreview>;
 }): ToolDef {
   const inputSchema = z.toJSONSchema(def.input, { io: "input" }) as JsonSchema;
   delete inputSchema.$schema;
@@ -73,5 +84,6 @@ export function defineTool<S extends z.ZodType>(def: {
       return r.success ? { ok: true, value: r.data } : { ok: false, message: formatIssues(r.error, { root: "(arguments)" }) };
     },
     run: (args, ctx) => def.run(args as z.output<S>, ctx),
+    ...(def.preview ? { preview: (args: unknown, ctx: ToolContext) => def.preview!(args as z.output<S>, ctx) } : {}),
   };
 }

@@ -3,10 +3,21 @@ import { HostError } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import type { Store } from "../persistence/store.js";
-import type { ApprovalBroker } from "./approvals.js";
+import type { ApprovalBroker } from "../permissions/broker.js";
 import type { HostHalfLimits } from "./host-half-types.js";
 import { isLive, type Run } from "./runs.js";
 import type { ExtensionStore } from "./store.js";
+
+/** One decision on a run request, for the audit log. */
+export interface RunDecision {
+  sessionId: string;
+  packageName: string;
+  version: number;
+  decision: "allow" | "deny" | "withdrawn";
+  by: "user" | "grant" | "setting" | "earlier" | "turn_ended";
+  allowFuture: boolean;
+  requestedAt: Date;
+}
 
 /** What the parts of the extensions capability share (service.ts builds it once). */
 export interface ExtensionsContext {
@@ -23,6 +34,7 @@ export interface ExtensionsContext {
   /** Pages listening to every run's `api.send` messages. */
   readonly allBridges: Set<(runId: string, message: unknown) => void>;
   readonly broker: ApprovalBroker;
+  readonly audit?: (entry: RunDecision) => Promise<void>;
   /** Cached; `setSettings` replaces them. */
   getSettings(): Promise<ExtensionSettings>;
   setSettings(next: ExtensionSettings): Promise<void>;

@@ -1,5 +1,6 @@
 import { ExtensionSettings } from "@seam/shared";
 import { HostError } from "../core/errors.js";
+import { RUN_REQUEST } from "./approval-flow.js";
 import { bridgeMessages } from "./bridge.js";
 import { refusal, runOf, type ExtensionsContext } from "./context.js";
 import type { LiveView } from "./live-view.js";
@@ -14,7 +15,7 @@ export function pageApi(ctx: ExtensionsContext, live: LiveView): Extensions["api
     snapshot: live.snapshot,
     events: live.events,
     source: (input) => extStore.source(input.packageId, input.version),
-    answer: async (input) => ctx.broker.answer(input.id, { decision: input.decision, allowFuture: input.allowFuture ?? false }),
+    answer: async (input) => ctx.broker.answer(input.id, { decision: input.decision, allowFuture: input.allowFuture ?? false }, RUN_REQUEST),
     async revokeGrant(input) {
       if (!(await extStore.revoke(input.packageId))) {
         throw new HostError("not_found:extensions", "This package has no active grant.", { reason: "no_grant" });

@@ -1,3 +1,5 @@
+import type { ApprovalBroker } from "../permissions/broker.js";
+import type { RunDecision } from "./context.js";
 import type {
   ApprovalAnswerInput, BridgeMessage, ExtensionPackageView, ExtensionRunView, ExtensionSettings, ExtensionSettingsInput,
   ExtensionsSnapshot, ExtensionVersionSource,
@@ -25,7 +27,12 @@ export interface ExtensionsOptions {
   limits?: Partial<HostHalfLimits>;
   /** How long `run` waits for an open page to render a browser half. Default 5 s. */
   browserWaitMs?: number;
+  /** The host's one approval machinery (PERM-3); a private one when absent (tests). */
+  broker?: ApprovalBroker;
+  /** Writes each run decision to the permissions audit log (PERM-4). */
+  audit?: (entry: RunDecision) => Promise<void>;
 }
+
 
 export interface Extensions {
   define(sessionId: string, input: DefineInput): Promise<DefineResult>;

@@ -1,6 +1,8 @@
+import type { ApprovalRequestView } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
-import { createApprovalBroker } from "./approvals.js";
+import { createApprovalBroker } from "../permissions/broker.js";
+import { RUN_REQUEST_KIND } from "./approval-flow.js";
 import { findPackage, liveRun, refusal, type ExtensionsContext } from "./context.js";
 import { liveView } from "./live-view.js";
 import { pageApi } from "./page-api.js";
@@ -22,10 +24,13 @@ export function createExtensions(scope: Scope, opts: ExtensionsOptions): Extensi
   const { extStore, store, registry } = opts;
   const runs: Run[] = [];
   const settings = settingsCache(store);
-  const live = liveView(scope, { extStore, registry, runs, pendingApprovals: () => broker.pending(), getSettings: settings.get });
-  const broker = createApprovalBroker({ onChange: () => live.changed() });
+  const broker = opts.broker ?? createApprovalBroker();
+  const live = liveView(scope, {
+    extStore, registry, runs, pendingApprovals: () => broker.pending<ApprovalRequestView>(RUN_REQUEST_KIND).map((r) => r.view), getSettings: settings.get,
+  });
+  scope.add(broker.onChange(() => live.changed()), "approvals:listen");
   const ctx: ExtensionsContext = {
-    scope, extStore, store, registry, limits: opts.limits, browserWaitMs: opts.browserWaitMs ?? 5_000, runs, allBridges: new Set(), broker,
+    scope, extStore, store, registry, limits: opts.limits, browserWaitMs: opts.browserWaitMs ?? 5_000, runs, allBridges: new Set(), broker, audit: opts.audit,
     getSettings: settings.get, setSettings: settings.set, changed: live.changed, watchers: live.watchers,
   };
 

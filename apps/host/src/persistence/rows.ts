@@ -4,7 +4,7 @@ import { HostError } from "../core/errors.js";
 import type { Fact, Message, Session, ToolCall, Turn } from "../generated/prisma/client.js";
 import { fromJson } from "./errors.js";
 
-export type SessionRow = Omit<SessionInfo, "running">;
+export type SessionRow = Omit<SessionInfo, "running" | "waiting">;
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
@@ -24,6 +24,7 @@ export const sessionRow = (s: Session): SessionRow => ({
   id: s.id,
   title: s.title,
   workspace: s.workspace,
+  mode: s.mode === null ? null : oneOf(["plan", "ask", "auto-edit", "auto"] as const, s.mode, "Session.mode"),
   createdAt: iso(s.createdAt),
   updatedAt: iso(s.updatedAt),
 });

@@ -15,6 +15,8 @@ export interface Store {
     list(): Promise<SessionRow[]>;
     get(id: string): Promise<SessionRow | null>;
     rename(id: string, title: string): Promise<SessionRow>;
+    /** Sets the session's permission mode; null follows the default mode. */
+    setMode(id: string, mode: SessionRow["mode"]): Promise<SessionRow>;
     /** Deletes the session with its turns and items. */
     remove(id: string): Promise<void>;
     touch(id: string): Promise<void>;
@@ -118,6 +120,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       return s ? sessionRow(s) : null;
     }),
     rename: (id, title) => op(`session ${id}`, async () => sessionRow(await prisma.session.update({ where: { id }, data: { title } }))),
+    setMode: (id, mode) => op(`session ${id}`, async () => sessionRow(await prisma.session.update({ where: { id }, data: { mode } }))),
     remove: (id) => op(`session ${id}`, async () => { await prisma.session.delete({ where: { id } }); }),
     touch: (id) => op(`session ${id}`, async () => { await prisma.session.update({ where: { id }, data: { updatedAt: now() } }); }),
   };

@@ -253,7 +253,7 @@ describe("runs, stop and undefine (EXT-1, EXT-3)", () => {
     const tools = extensionTools(w.ext, w.registry);
     const tool = (name: string) => tools.find((t) => t.name === name)!;
     const call = (name: string) => tool(name).run({ name: "counter" }, { signal: signal(), sessionId: w.s1, workspace: w.home, callId: name });
-    expect(tool("extension_stop")).toMatchObject({ capability: "extensions", readOnly: false, approval: "auto" });
+    expect(tool("extension_stop")).toMatchObject({ capability: "extensions", effect: "extension" });
     expect(tool("extension_stop").parse({ name: "counter", version: 1 }).ok).toBe(false);
     expect(tool("extension_undefine").parse({ name: "counter" }).ok).toBe(true);
     expect(await call("extension_stop")).toEqual({ canonical: { name: "counter", version: 1, stopped: true }, rendered: "counter v1 stopped." });

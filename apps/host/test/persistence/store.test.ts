@@ -25,7 +25,7 @@ describe("store.sessions", () => {
   it("creates, lists by recent activity, renames, touches and removes", async () => {
     const { sessions } = db.store;
     const a = await sessions.create({ title: "A", workspace: "/a" });
-    expect(a).toEqual({ id: expect.any(String), title: "A", workspace: "/a", createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(a).toEqual({ id: expect.any(String), title: "A", workspace: "/a", mode: null, createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(new Date(a.createdAt).toISOString()).toBe(a.createdAt);
     await sleep(5);
     const b = await sessions.create({ title: "B", workspace: "/b" });
