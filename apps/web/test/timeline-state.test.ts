@@ -2,7 +2,7 @@ import type { MessageItem, SessionDetail, SessionInfo, ToolCallItem, TurnInfo } 
 import { describe, expect, it } from "vitest";
 import { appendUnseen, buildRows, emptyTimeline, newerItem, runningTurn, timelineReducer, type TimelineState } from "@/app/_components/chat/timeline-state";
 
-const session: SessionInfo = { id: "s1", title: "T", workspace: "/w", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", running: true };
+const session: SessionInfo = { id: "s1", title: "T", workspace: "/w", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", running: true, mode: null, waiting: 0 };
 
 const msg = (id: string, seq: number, text: string, state: MessageItem["state"] = "streaming", turnId = "t1"): MessageItem => ({
   id, seq, turnId, createdAt: `2026-01-01T00:00:0${seq}Z`, kind: "message", role: "assistant", text, state,
