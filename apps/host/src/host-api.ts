@@ -7,6 +7,7 @@ import type { ProcessesApi } from "./core/process.js";
 import type { Api as ExtensionsApi } from "./extensions/extensions.js";
 import type { Api as LspApi } from "./lsp/lsp.js";
 import type { Api as McpApi } from "./mcp/mcp.js";
+import type { Api as PermissionsApi } from "./permissions/permissions.js";
 import type { Api as ModelApi } from "./settings/model.js";
 import type { Api as SkillsApi } from "./skills/skills.js";
 import type { Api as WebApi } from "./web/web.js";
@@ -26,6 +27,7 @@ export interface HostApi {
   skills: SkillsApi;
   lsp: LspApi;
   extensions: ExtensionsApi;
+  permissions: PermissionsApi;
   /** Every live topic's source (`live.stream`). */
   live: LiveSources;
   info(): HostInfo;

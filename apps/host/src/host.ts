@@ -13,6 +13,7 @@ import { createSecretSource } from "./llm/secrets.js";
 import * as Lsp from "./lsp/lsp.js";
 import * as Mcp from "./mcp/mcp.js";
 import { openDatabase } from "./persistence/db.js";
+import * as Permissions from "./permissions/permissions.js";
 import { createModelSettings } from "./settings/model.js";
 import * as Skills from "./skills/skills.js";
 import * as Web from "./web/web.js";
@@ -30,7 +31,10 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   if (recovered.turns > 0) console.error(`[host] marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
 
   const registry = createToolRegistry();
-  const runtime = createToolRuntime({ registry });
+  const permissions = await Permissions.create(scope.child("permissions"), {
+    db, sessionTitle: async (id) => (await db.store.sessions.get(id))?.title ?? null,
+  });
+  const runtime = createToolRuntime({ registry, authorize: permissions.authorize });
   const hooks = createStepHooks();
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
@@ -48,22 +52,28 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   });
   const sessions = createSessionService(scope.child("sessions"), {
     store: db.store, registry, runtime, hooks, model: () => model.resolve(),
+    approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
     userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
   });
-  const extensions = Extensions.create(scope.child("extensions"), { db, registry, sessions });
+  scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
+  const extensions = Extensions.create(scope.child("extensions"), {
+    db, registry, sessions, broker: permissions.broker,
+    audit: (decision) => permissions.recordRun(decision),
+  });
 
   return {
     sessions,
     tools: toolsApi(registry),
     settings: model.api,
-    capabilities: capabilityOverview([model.status, workspace.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
+    capabilities: capabilityOverview([model.status, permissions.status, workspace.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
     processes: processesApi,
     mcp: mcp.api,
     web: web.api,
     skills: skills.api,
     lsp: lsp.api,
     extensions: extensions.api,
-    live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live },
+    permissions: permissions.api,
+    live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
   };
 }

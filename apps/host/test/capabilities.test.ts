@@ -42,8 +42,9 @@ describe("capability overview (UI-2)", () => {
   it("a host lists every capability with its own row, each naming the tools it registered", async () => {
     const { host } = await started;
     const rows = await host.capabilities.list();
-    expect(rows.map((r) => r.id)).toEqual(["model", "workspace", "web", "lsp", "mcp", "skills", "extensions"]);
+    expect(rows.map((r) => r.id)).toEqual(["model", "permissions", "workspace", "web", "lsp", "mcp", "skills", "extensions"]);
     expect(rows.find((r) => r.id === "model")).toMatchObject({ configured: false, ready: false });
+    expect(rows.find((r) => r.id === "permissions")).toMatchObject({ configured: true, ready: true, tools: [] });
     expect(rows.find((r) => r.id === "workspace")).toMatchObject({ ready: true, tools: ["grep", "list_dir", "read_file"] });
     expect(rows.find((r) => r.id === "skills")).toMatchObject({ ready: true, tools: ["skill"] });
     expect(rows.find((r) => r.id === "mcp")).toMatchObject({ configured: false, ready: false, tools: [] });

@@ -52,5 +52,6 @@ export type { JsonBounds, JsonProblem } from "./limits.js";
 export {
   PermissionMode, RuleAction, RuleScope, RULE_PATTERN_MAX, RulePattern, PermissionRuleView, RuleCreateInput, RuleUpdateInput, RuleRef,
   PatternCheckInput, PatternCheck, PermissionSettings, SessionModeInput, DecisionBy, AuditEntry, AuditQuery, ToolApprovalView, ToolApprovalAnswer,
+  ApprovalsSnapshot,
 } from "./permissions.js";
 export type { PermissionSettingsInput } from "./permissions.js";

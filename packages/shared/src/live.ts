@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ExtensionsSnapshot } from "./extensions.js";
 import type { LspServerView } from "./lsp.js";
 import type { McpServerView } from "./mcp.js";
+import type { ApprovalsSnapshot } from "./permissions.js";
 import type { SessionEvent, SessionInfo } from "./session.js";
 
 /**
@@ -22,6 +23,8 @@ export interface LivePayloads {
   mcp: McpServerView[];
   /** Every language server's view, whole, after each burst of changes. */
   lsp: LspServerView[];
+  /** Every pending approval request (tool calls and extension runs), whole after each change. */
+  approvals: ApprovalsSnapshot;
 }
 
 /** `message` is any JSON value a host half sent (absent when it sent `undefined`). */
@@ -32,7 +35,7 @@ export type FixedTopic = Exclude<keyof LivePayloads, "session">;
 export type SessionTopic = `session:${string}`;
 
 const SESSION_TOPIC = /^session:[A-Za-z0-9_-]{1,100}$/;
-const FIXED_TOPICS = ["sessions", "extensions", "bridge", "mcp", "lsp"] as const satisfies readonly FixedTopic[];
+const FIXED_TOPICS = ["sessions", "extensions", "bridge", "mcp", "lsp", "approvals"] as const satisfies readonly FixedTopic[];
 
 export const LiveTopic = z.union([
   z.enum(FIXED_TOPICS),

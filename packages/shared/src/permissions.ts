@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ApprovalRequestView } from "./extensions.js";
 import { ToolEffect } from "./tools.js";
 
 /** A session's permission mode (PERM-1). */
@@ -145,3 +146,7 @@ export const ToolApprovalAnswer = z.discriminatedUnion("decision", [
   }),
 ]);
 export type ToolApprovalAnswer = z.infer<typeof ToolApprovalAnswer>;
+
+/** Every pending request of every session, whole after each change (live topic `approvals`): the tray and inline cards. */
+export const ApprovalsSnapshot = z.object({ tools: z.array(ToolApprovalView), runs: z.array(ApprovalRequestView) });
+export type ApprovalsSnapshot = z.infer<typeof ApprovalsSnapshot>;

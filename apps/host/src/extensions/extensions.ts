@@ -20,7 +20,7 @@ export interface Interface {
   readonly service: Extensions;
 }
 
-export interface Deps extends Pick<ExtensionsOptions, "limits" | "browserWaitMs"> {
+export interface Deps extends Pick<ExtensionsOptions, "limits" | "browserWaitMs" | "broker" | "audit"> {
   db: Database;
   registry: ToolRegistry;
   /** Lets the capability stop a deleted session's runs and withdraw its requests first (EXT-2). */
@@ -31,6 +31,7 @@ export interface Deps extends Pick<ExtensionsOptions, "limits" | "browserWaitMs"
 export function create(scope: Scope, deps: Deps): Interface {
   const service = createExtensions(scope, {
     extStore: createExtensionStore(deps.db), store: deps.db.store, registry: deps.registry, limits: deps.limits, browserWaitMs: deps.browserWaitMs,
+    broker: deps.broker, audit: deps.audit,
   });
   for (const tool of extensionTools(service, deps.registry)) scope.add(deps.registry.register(tool), `tool:${tool.name}`);
   scope.add(deps.sessions.beforeRemove((sessionId) => service.forgetSession(sessionId)), "sessions:before-remove");

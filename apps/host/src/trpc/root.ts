@@ -9,6 +9,7 @@ import { mcpRouter } from "./routers/mcp.js";
 import { lspRouter } from "./routers/lsp.js";
 import { extensionsRouter } from "./routers/extensions.js";
 import { liveRouter } from "./routers/live.js";
+import { permissionsRouter } from "./routers/permissions.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -22,6 +23,7 @@ export const appRouter = router({
   mcp: mcpRouter,
   lsp: lspRouter,
   extensions: extensionsRouter,
+  permissions: permissionsRouter,
   live: liveRouter,
 });
 

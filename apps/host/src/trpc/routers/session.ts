@@ -1,11 +1,12 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { SessionCallToolInput, SessionCreateInput, SessionRef, SessionRenameInput, SessionSendInput } from "@seam/shared";
+import { SessionCallToolInput, SessionCreateInput, SessionRef, SessionModeInput, SessionRenameInput, SessionSendInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
 export const sessionRouter = {
   list: procedure.query(({ ctx }) => ctx.host.sessions.list()),
   create: procedure.input(SessionCreateInput).mutation(({ ctx, input }) => ctx.host.sessions.create(input)),
   rename: procedure.input(SessionRenameInput).mutation(({ ctx, input }) => ctx.host.sessions.rename(input.id, input.title)),
+  setMode: procedure.input(SessionModeInput).mutation(({ ctx, input }) => ctx.host.sessions.setMode(input.sessionId, input.mode)),
   remove: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.remove(input.id)),
   get: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.detail(input.id)),
   send: procedure.input(SessionSendInput).mutation(({ ctx, input }) => ctx.host.sessions.send(input)),
