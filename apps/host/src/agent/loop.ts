@@ -43,7 +43,7 @@ export async function runToolCall(deps: TurnDeps, ctx: TurnContext, call: { call
   const started = await deps.store.items.appendToolCall(ctx.sessionId, { turnId: ctx.turnId, callId: call.callId, name: call.name, args: call.args, startedAt: new Date() });
   deps.emitItem(started);
   const outcome = await deps.runtime.invoke({
-    sessionId: ctx.sessionId, workspace: ctx.workspace, callId: call.callId, name: call.name, args: call.args, signal: ctx.signal,
+    sessionId: ctx.sessionId, workspace: ctx.workspace, callId: call.callId, name: call.name, args: call.args, signal: ctx.signal, turnId: ctx.turnId,
     output: (chunk) => deps.emitOutput(started.id, chunk),
   });
   const finished = await deps.store.items.finishToolCall(started.id, {

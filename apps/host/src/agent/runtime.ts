@@ -1,6 +1,7 @@
 import type { ErrorInfo } from "@seam/shared";
 import { isHostError, messageOf } from "../core/errors.js";
 import type { ToolRegistry } from "./registry.js";
+import type { Disposer } from "../core/scope.js";
 import type { ToolDef, ToolResult } from "./tool.js";
 
 export type ToolStatus = "ok" | "error" | "cancelled";
@@ -24,6 +25,8 @@ export interface ToolRequest {
   name: string;
   args: unknown;
   signal: AbortSignal;
+  /** The turn the call belongs to (absent outside turns: tests, benches). */
+  turnId?: string;
   /** Receives the tool's live output (ToolContext.output). */
   output?(chunk: string): void;
 }
@@ -46,8 +49,13 @@ export interface ToolRuntimeOptions {
   defaults?: { timeoutMs?: number; maxRenderedChars?: number };
 }
 
+/** Runs after a call is authorized and before the tool (e.g. the turn's first checkpoint, CODE-5); a throw fails the call. */
+export type BeforeRun = (call: { tool: ToolDef; args: unknown; req: ToolRequest }) => Promise<void>;
+
 export interface ToolRuntime {
   invoke(req: ToolRequest): Promise<ToolOutcome>;
+  /** Adds a hook that runs before every authorized call, in registration order. */
+  beforeRun(fn: BeforeRun): Disposer;
 }
 
 type Settled = { status: ToolStatus; canonical: unknown; rendered: string; error: ErrorInfo | null };
@@ -58,6 +66,7 @@ export const DEFAULT_MAX_RENDERED_CHARS = 100_000;
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const timeoutDefault = options.defaults?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxChars = options.defaults?.maxRenderedChars ?? DEFAULT_MAX_RENDERED_CHARS;
+  const beforeRunHooks = new Set<{ fn: BeforeRun }>();
 
   const record = async (event: ToolCallEvent) => {
     if (!options.record) return;
@@ -80,6 +89,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const allowed = await authorizeCall(options.authorize, tool, parsed.value, req);
       if (allowed) return { ...allowed, tool };
     }
+    for (const { fn } of [...beforeRunHooks]) {
+      try {
+        await fn({ tool, args: parsed.value, req });
+      } catch (error) {
+        return { ...fromThrown(error), tool };
+      }
+    }
     return { ...(await runWithDeadline(tool, parsed.value, req, positive(tool.timeoutMs) ?? timeoutDefault)), tool };
   };
 
@@ -100,6 +116,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       };
       if (options.record) await record({ ...info, phase: "end", outcome });
       return outcome;
+    },
+    beforeRun(fn) {
+      const entry = { fn };
+      beforeRunHooks.add(entry);
+      return () => void beforeRunHooks.delete(entry);
     },
   };
 }

@@ -69,12 +69,23 @@ export interface SessionService extends Api {
   workspaceOf(sessionId: string): Promise<string>;
   /** `fn` runs before a session is deleted, e.g. to stop what a capability runs for it (EXT-2). */
   beforeRemove(fn: (sessionId: string) => Promise<void>): Disposer;
+  /** `fn` runs when a turn's body has ended (completed, stopped or failed), before the turn is recorded as ended. */
+  afterTurn(fn: AfterTurn): Disposer;
 }
+
+/** What an after-turn hook sees (e.g. the turn's Changed files, CODE-5); its facts land at the end of the turn. */
+export type AfterTurn = (turn: {
+  sessionId: string;
+  workspace: string;
+  turnId: string;
+  appendFact(fact: { factKind: string; text: string; payload: unknown }): Promise<void>;
+}) => Promise<void>;
 
 export function createSessionService(scope: Scope, deps: SessionDeps): SessionService {
   const bus = createBus<Events>();
   const running = new Map<string, Running>();
   const removeHooks = new Set<(sessionId: string) => Promise<void>>();
+  const afterTurnHooks = new Set<{ fn: AfterTurn }>();
   const { store } = deps;
 
   const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id), waiting: deps.approvals?.waiting(row.id) ?? 0 });
@@ -137,6 +148,16 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         end = await body(local, ctx);
       } catch (error) {
         end = controller.signal.aborted ? { status: "stopped", reason: stopReason(controller.signal), steps: 0 } : { status: "failed", reason: messageOf(error), steps: 0 };
+      }
+      for (const { fn } of [...afterTurnHooks]) {
+        try {
+          await fn({
+            sessionId, workspace: session.workspace, turnId: turn.id,
+            appendFact: async (fact) => local.emitItem(await store.items.appendFact(sessionId, { turnId: turn.id, ...fact })),
+          });
+        } catch (error) {
+          console.error(`[session] an after-turn hook failed for turn ${turn.id}: ${messageOf(error)}`);
+        }
       }
       try {
         const finished = await store.turns.finish(turn.id, { status: end.status, reason: end.reason, steps: end.steps, usage: end.usage });
@@ -258,6 +279,11 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     beforeRemove(fn) {
       removeHooks.add(fn);
       return () => void removeHooks.delete(fn);
+    },
+    afterTurn(fn) {
+      const entry = { fn };
+      afterTurnHooks.add(entry);
+      return () => void afterTurnHooks.delete(entry);
     },
   };
   return service;
