@@ -12,4 +12,7 @@ export interface PoolServerConfig {
 /** Observation points, for tests and diagnostics. Listener errors are ignored. */
 export type PoolEvent =
   | { type: "spawn" | "ready" | "exit" | "replace"; serverId: string; workspace: string; pid?: number }
-  | { type: "didOpen" | "request" | "response" | "didClose"; serverId: string; workspace: string; pid: number; uri: string; method?: string };
+  | { type: "didOpen" | "request" | "response" | "didClose" | "didChangeWatchedFiles"; serverId: string; workspace: string; pid: number; uri: string; method?: string };
+
+/** How a file changed, for `workspace/didChangeWatchedFiles` (LSP FileChangeType). */
+export type FileChange = "created" | "changed" | "deleted";

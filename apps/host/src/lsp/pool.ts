@@ -1,3 +1,4 @@
+import { pathToFileURL } from "node:url";
 import type { LspOperation, LspProcessView } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
@@ -8,10 +9,10 @@ import { askReplacingOnce } from "./replace-once.js";
 import { lastExtension, type ProviderRegistry } from "./registry.js";
 import { hoverMarkdown, locationsOf, type RawLocation } from "./results.js";
 import { contained, readSource, realOrNull } from "./source.js";
-import type { PoolEvent, PoolServerConfig } from "./pool-types.js";
+import type { FileChange, PoolEvent, PoolServerConfig } from "./pool-types.js";
 import { workspaceQueues } from "./workspace-queue.js";
 
-export type { PoolEvent, PoolServerConfig } from "./pool-types.js";
+export type { FileChange, PoolEvent, PoolServerConfig } from "./pool-types.js";
 
 export interface PoolOptions {
   registry: ProviderRegistry;
@@ -59,7 +60,14 @@ export interface Pool {
   restart(serverId: string, workspace?: string): Promise<void>;
   /** Stops and forgets every process of a server; rejects with the aggregated failures after all settled. */
   disposeServer(serverId: string): Promise<void>;
+  /**
+   * Tells every running server of the file's workspace that Seam changed it (CODE-6, LSP-4), in order with
+   * the workspace's queries. Servers that are not running learn it from disk when they start.
+   */
+  fileChanged(workspace: string, file: string, change: FileChange): Promise<void>;
 }
+
+const CHANGE_TYPE: Record<FileChange, number> = { created: 1, changed: 2, deleted: 3 };
 
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 const DEFAULT_BUDGET = { max: 4, windowMs: 180_000 };
@@ -146,7 +154,23 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
       changed();
       if (failures.length > 0) throw new AggregateError(failures, `Stopping "${serverId}" failed: ${failures.map(messageOf).join("; ")}`);
     },
+
+    async fileChanged(workspace, file, change) {
+      const root = realOrNull(workspace);
+      if (!root) return;
+      const live = [...entries.values()].filter((e) => e.root === root && e.client && !e.client.closed);
+      if (live.length === 0) return;
+      const uri = pathToFileURL(file).href;
+      await serialized(root, undefined, async () => {
+        for (const e of live) {
+          if (!e.client || e.client.closed || e.pid === null) continue;
+          observe({ type: "didChangeWatchedFiles", serverId: e.serverId, workspace: root, pid: e.pid, uri });
+          await e.client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri, type: CHANGE_TYPE[change] }] }).catch(() => {});
+        }
+      });
+    },
   };
+
 
   scope.add(async () => {
     const ids = [...new Set([...entries.values()].map((e) => e.serverId))];
