@@ -49,3 +49,8 @@ export {
   atMostEntries,
 } from "./limits.js";
 export type { JsonBounds, JsonProblem } from "./limits.js";
+export {
+  ShellSandboxMode, ShellSettings, ShellSandboxAvailability, ShellSettingsView, ShellJobState, ShellJobView, ShellSessionRef, ShellJobRef,
+  ShellJobOutput,
+} from "./shell.js";
+export type { ShellSettingsInput } from "./shell.js";
