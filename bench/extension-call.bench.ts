@@ -28,7 +28,7 @@ const registry = createToolRegistry();
 const runtime = createToolRuntime({ registry });
 
 const plainTool = (name: string, run: () => Promise<unknown>): ToolDef => ({
-  name, description: name, capability: "bench", inputSchema: { type: "object" }, readOnly: false, approval: "auto",
+  name, description: name, capability: "bench", inputSchema: { type: "object" }, effect: "extension",
   parse: (args) => ({ ok: true, value: args }),
   run: async () => {
     const value = await run();

@@ -1,7 +1,7 @@
 // Helpers shared by the two entry commands. Node built-ins only: they run before `npm ci`.
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
@@ -40,6 +40,17 @@ export function chromiumPath() {
   return process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 }
 
+let aptUpdated = false;
+/** `apt-get update` once per run, then `apt-get install`; returns whether both succeeded (root only). */
+function aptInstall(packages) {
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  if (!aptUpdated) {
+    aptUpdated = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env }).status === 0;
+    if (!aptUpdated) return false;
+  }
+  return spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], { stdio: "inherit", env }).status === 0;
+}
+
 /** Installs Debian's Chromium for the e2e tests when it is missing (Playwright's own download cannot work offline). */
 export function ensureChromium() {
   if (existsSync(chromiumPath())) return;
@@ -48,6 +59,37 @@ export function ensureChromium() {
     process.exit(1);
   }
   step("Installing Chromium from Debian (apt-get) for the e2e tests");
-  run("apt-get", ["update", "-qq"]);
-  run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { env: { DEBIAN_FRONTEND: "noninteractive" } });
+  if (!aptInstall(["chromium"])) {
+    console.error("\n✗ apt-get could not install chromium.");
+    process.exit(1);
+  }
+}
+
+/** Whether `command` is an executable on PATH. */
+function onPath(command) {
+  return (process.env.PATH ?? "/usr/bin:/bin").split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir || ".", command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Installs what the coding tools use where it is missing: Debian `bubblewrap` (the bash sandbox, CODE-4) and
+ * `git` (checkpoints, CODE-5). As root it runs apt-get; otherwise, or when apt-get fails, it prints the exact
+ * command and goes on: Seam starts without them and says so in the capability overview.
+ */
+export function ensureSystemTools() {
+  const missing = [["bwrap", "bubblewrap"], ["git", "git"]].filter(([command]) => !onPath(command)).map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  const command = `sudo apt-get update && sudo apt-get install -y ${missing.join(" ")}`;
+  if (process.getuid?.() !== 0) {
+    console.error(`! Missing ${missing.join(" and ")} (the command sandbox and checkpoints need them). Install with: ${command}`);
+    return;
+  }
+  step(`Installing ${missing.join(" and ")} from Debian (apt-get) for the sandbox and checkpoints`);
+  if (!aptInstall(missing)) console.error(`! apt-get could not install ${missing.join(" ")}; going on without. Try: ${command}`);
 }

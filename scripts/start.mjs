@@ -1,12 +1,13 @@
 // `npm start`: install what is missing, build, migrate (the host migrates at start), start host + web, print the URL.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ensureDependencies, quietEnv, root, run, step } from "./lib.mjs";
+import { ensureDependencies, ensureSystemTools, quietEnv, root, run, step } from "./lib.mjs";
 
 const hostPort = process.env.SEAM_HOST_PORT ?? "4317";
 const webPort = process.env.SEAM_WEB_PORT ?? "3000";
 
 ensureDependencies();
+ensureSystemTools();
 step("Building (turbo; cached after the first run)");
 run("npx", ["turbo", "run", "build", "--output-logs=errors-only"]);
 

@@ -1,8 +1,9 @@
 // `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest), e2e (Playwright in Debian Chromium).
-import { chromiumPath, ensureChromium, ensureDependencies, root, run, step } from "./lib.mjs";
+import { chromiumPath, ensureChromium, ensureDependencies, ensureSystemTools, root, run, step } from "./lib.mjs";
 
 ensureDependencies();
 ensureChromium();
+ensureSystemTools();
 step("Dependency direction: no cycles, capabilities never import the composition root (dependency-cruiser)");
 run("npm", ["run", "--silent", "depcheck"]);
 step("Lint (oxlint, zero warnings)");

@@ -9,6 +9,7 @@ import type { Api as LspApi } from "./lsp/lsp.js";
 import type { Api as McpApi } from "./mcp/mcp.js";
 import type { Api as PermissionsApi } from "./permissions/permissions.js";
 import type { Api as ModelApi } from "./settings/model.js";
+import type { Api as ShellApi } from "./shell/shell.js";
 import type { Api as SkillsApi } from "./skills/skills.js";
 import type { Api as WebApi } from "./web/web.js";
 
@@ -28,6 +29,7 @@ export interface HostApi {
   lsp: LspApi;
   extensions: ExtensionsApi;
   permissions: PermissionsApi;
+  shell: ShellApi;
   /** Every live topic's source (`live.stream`). */
   live: LiveSources;
   info(): HostInfo;

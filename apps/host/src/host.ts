@@ -15,6 +15,7 @@ import * as Mcp from "./mcp/mcp.js";
 import { openDatabase } from "./persistence/db.js";
 import * as Permissions from "./permissions/permissions.js";
 import { createModelSettings } from "./settings/model.js";
+import * as Shell from "./shell/shell.js";
 import * as Skills from "./skills/skills.js";
 import * as Web from "./web/web.js";
 import * as Workspace from "./workspace/workspace.js";
@@ -42,6 +43,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const workspace = Workspace.create(scope.child("workspace"), { registry });
   // Registers the `lsp` tool itself while at least one language server routes files (LSP-3, LSP-5).
   const lsp = await Lsp.create(scope.child("lsp"), { store: db.store, registry });
+  const shell = await Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env });
   const mcp = await Mcp.create(scope.child("mcp"), { db, registry, secrets });
   // Sessions are created below; these closures only run once a request names a session.
   const skills = Skills.create(scope.child("skills"), {
@@ -56,6 +58,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
   });
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
+  scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
   const extensions = Extensions.create(scope.child("extensions"), {
     db, registry, sessions, broker: permissions.broker,
     audit: (decision) => permissions.recordRun(decision),
@@ -65,7 +68,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     sessions,
     tools: toolsApi(registry),
     settings: model.api,
-    capabilities: capabilityOverview([model.status, permissions.status, workspace.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
+    capabilities: capabilityOverview([model.status, permissions.status, workspace.status, shell.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
     processes: processesApi,
     mcp: mcp.api,
     web: web.api,
@@ -73,7 +76,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     lsp: lsp.api,
     extensions: extensions.api,
     permissions: permissions.api,
-    live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live },
+    shell: shell.api,
+    live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live, ...shell.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
   };
 }

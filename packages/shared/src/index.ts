@@ -55,3 +55,8 @@ export {
   ApprovalsSnapshot,
 } from "./permissions.js";
 export type { PermissionSettingsInput } from "./permissions.js";
+export {
+  ShellSandboxMode, ShellSettings, ShellSandboxAvailability, ShellSettingsView, ShellJobState, ShellJobView, ShellSessionRef, ShellJobRef,
+  ShellJobOutput, ShellJobsChange,
+} from "./shell.js";
+export type { ShellSettingsInput } from "./shell.js";

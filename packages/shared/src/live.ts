@@ -3,6 +3,7 @@ import type { ExtensionsSnapshot } from "./extensions.js";
 import type { LspServerView } from "./lsp.js";
 import type { McpServerView } from "./mcp.js";
 import type { ApprovalsSnapshot } from "./permissions.js";
+import type { ShellJobsChange } from "./shell.js";
 import type { SessionEvent, SessionInfo } from "./session.js";
 
 /**
@@ -25,6 +26,8 @@ export interface LivePayloads {
   lsp: LspServerView[];
   /** Every pending approval request (tool calls and extension runs), whole after each change. */
   approvals: ApprovalsSnapshot;
+  /** One session's background jobs, whole, after each change (query `shell.jobs` for the current list). */
+  jobs: ShellJobsChange;
 }
 
 /** `message` is any JSON value a host half sent (absent when it sent `undefined`). */
@@ -35,7 +38,7 @@ export type FixedTopic = Exclude<keyof LivePayloads, "session">;
 export type SessionTopic = `session:${string}`;
 
 const SESSION_TOPIC = /^session:[A-Za-z0-9_-]{1,100}$/;
-const FIXED_TOPICS = ["sessions", "extensions", "bridge", "mcp", "lsp", "approvals"] as const satisfies readonly FixedTopic[];
+const FIXED_TOPICS = ["sessions", "extensions", "bridge", "mcp", "lsp", "approvals", "jobs"] as const satisfies readonly FixedTopic[];
 
 export const LiveTopic = z.union([
   z.enum(FIXED_TOPICS),

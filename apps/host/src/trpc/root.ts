@@ -10,6 +10,7 @@ import { lspRouter } from "./routers/lsp.js";
 import { extensionsRouter } from "./routers/extensions.js";
 import { liveRouter } from "./routers/live.js";
 import { permissionsRouter } from "./routers/permissions.js";
+import { shellRouter } from "./routers/shell.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -24,6 +25,7 @@ export const appRouter = router({
   lsp: lspRouter,
   extensions: extensionsRouter,
   permissions: permissionsRouter,
+  shell: shellRouter,
   live: liveRouter,
 });
 
