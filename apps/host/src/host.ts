@@ -40,7 +40,14 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
 
-  const workspace = Workspace.create(scope.child("workspace"), { registry });
+  // Seam's own writes reach the skills cache and the language servers at once (CODE-6); the closures run only on a write.
+  const workspace = Workspace.create(scope.child("workspace"), {
+    registry,
+    afterWrite: async ({ workspace: root, abs }) => {
+      skills.invalidate(abs);
+      await lsp.pool.fileChanged(root, abs, "changed");
+    },
+  });
   // Registers the `lsp` tool itself while at least one language server routes files (LSP-3, LSP-5).
   const lsp = await Lsp.create(scope.child("lsp"), { store: db.store, registry });
   const shell = await Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env });
@@ -59,6 +66,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   });
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
+  scope.add(sessions.beforeRemove(async (id) => workspace.ledger.forget(id)), "workspace:forget-reads");
   const extensions = Extensions.create(scope.child("extensions"), {
     db, registry, sessions, broker: permissions.broker,
     audit: (decision) => permissions.recordRun(decision),

@@ -45,7 +45,7 @@ describe("capability overview (UI-2)", () => {
     expect(rows.map((r) => r.id)).toEqual(["model", "permissions", "workspace", "shell", "web", "lsp", "mcp", "skills", "extensions"]);
     expect(rows.find((r) => r.id === "model")).toMatchObject({ configured: false, ready: false });
     expect(rows.find((r) => r.id === "permissions")).toMatchObject({ configured: true, ready: true, tools: [] });
-    expect(rows.find((r) => r.id === "workspace")).toMatchObject({ ready: true, tools: ["grep", "list_dir", "read_file"] });
+    expect(rows.find((r) => r.id === "workspace")).toMatchObject({ ready: true, tools: ["edit_file", "glob", "grep", "list_dir", "read_file", "write_file"] });
     expect(rows.find((r) => r.id === "skills")).toMatchObject({ ready: true, tools: ["skill"] });
     expect(rows.find((r) => r.id === "mcp")).toMatchObject({ configured: false, ready: false, tools: [] });
     const extensions = rows.find((r) => r.id === "extensions")!;

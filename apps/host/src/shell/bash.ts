@@ -44,6 +44,13 @@ export function bashTool(deps: ToolDeps): ToolDef {
     input,
     effect: "execute",
     timeoutMs: limits.maxTimeoutMs + BACKSTOP_MS,
+    // The approval card shows the exact command and its folder (PERM-3); a sandbox that cannot run fails here, unasked.
+    async preview(args, ctx) {
+      const plan = deps.plan(ctx.workspace);
+      const oneLine = args.command.length > 80 || args.command.includes("\n") ? `${args.command.split("\n")[0]!.slice(0, 80)}…` : args.command;
+      const how = args.background ? "Start in the background" : "Run";
+      return { summary: `${how} \`${oneLine}\` in ${ctx.workspace}${plan.label.mode === "off" ? "" : ` (sandbox: ${plan.label.mode})`}`, command: { text: args.command, cwd: ctx.workspace } };
+    },
     async run(args, ctx) {
       const plan = deps.plan(ctx.workspace);
       const spec = { command: args.command, cwd: ctx.workspace, sandbox: plan.sandbox, outputLimit: limits.outputLimit };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ToolEffect } from "@seam/shared";
 import type { z } from "zod";
-import { defineTool, type ToolContext, type ToolDef, type ToolResult } from "../agent/tool.js";
+import { defineTool, type CallPreview, type ToolContext, type ToolDef, type ToolResult } from "../agent/tool.js";
 import type { Jobs } from "./jobs.js";
 import type { ElideLimits } from "./output.js";
 import type { SandboxLabel } from "./render.js";
@@ -40,6 +40,7 @@ export function shellTool<S extends z.ZodType>(def: {
   effect: ToolEffect;
   timeoutMs?: number;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+  preview?(args: z.output<S>, ctx: ToolContext): Promise<CallPreview>;
 }): ToolDef {
   const description = readFileSync(new URL(`./${def.name.replaceAll("_", "-")}.md`, import.meta.url), "utf8").trim();
   return defineTool({ ...def, description, capability: "shell" });

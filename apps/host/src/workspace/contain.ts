@@ -56,11 +56,11 @@ export async function resolveTarget(workspace: string, requested: string): Promi
   return { root, abs, path, stats: await statOf(abs, path) };
 }
 
-const outside = (requested: string) =>
+export const outside = (requested: string) =>
   new HostError("denied:workspace", `${requested} is outside the workspace (symlinks are resolved). Use a path inside the workspace.`, { reason: "outside_workspace" });
 
 /** realpath of the longest existing ancestor of `path`, with the missing rest appended. */
-async function realpathOfExistingPrefix(path: string): Promise<string> {
+export async function realpathOfExistingPrefix(path: string): Promise<string> {
   const missing: string[] = [];
   let current = path;
   for (;;) {

@@ -15,9 +15,10 @@ const CHUNK_BYTES = 64 * 1024;
 
 /**
  * Reads lines `start..end` (1-based, inclusive) of a file, keeping at most `maxBytes` of them,
- * and counts all lines. Streams the file, so large files cost time but not memory.
+ * and counts all lines. Streams the file, so large files cost time but not memory. `onChunk` sees every
+ * byte of the file, in order (read_file hashes the whole file for the read ledger on the way).
  */
-export async function readLineWindow(path: string, start: number, end: number, maxBytes: number, signal?: AbortSignal): Promise<LineWindow> {
+export async function readLineWindow(path: string, start: number, end: number, maxBytes: number, signal?: AbortSignal, onChunk?: (bytes: Uint8Array) => void): Promise<LineWindow> {
   const selected: Buffer[] = [];
   let used = 0;
   let capped = false;
@@ -61,6 +62,7 @@ export async function readLineWindow(path: string, start: number, end: number, m
       const { bytesRead } = await file.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       const bytes = chunk.subarray(0, bytesRead);
+      onChunk?.(bytes);
       let from = 0;
       for (let nl = bytes.indexOf(10, from); nl !== -1; nl = bytes.indexOf(10, from)) {
         take(bytes.subarray(from, nl));

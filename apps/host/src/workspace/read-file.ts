@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { HostError } from "../core/errors.js";
 import type { ToolDef } from "../agent/tool.js";
 import { resolveTarget } from "./contain.js";
 import { workspaceTool } from "./tool.js";
 import { formatBytes, looksBinary, RENDER_BUDGET_CHARS } from "./files.js";
+import type { Ledger } from "./ledger.js";
 import { readLineWindow } from "./lines.js";
 
 export const READ_MAX_BYTES = 256 * 1024;
@@ -28,7 +30,8 @@ export interface ReadFileResult {
   content: string;
 }
 
-export function readFileTool(options: { maxBytes?: number; maxChars?: number } = {}): ToolDef {
+/** `ledger`, when given, learns the hash of the whole file on every read (any window of it), for edit_file and write_file. */
+export function readFileTool(options: { maxBytes?: number; maxChars?: number; ledger?: Ledger } = {}): ToolDef {
   const maxBytes = options.maxBytes ?? READ_MAX_BYTES;
   const maxChars = options.maxChars ?? RENDER_BUDGET_CHARS;
   return workspaceTool("read_file", Input, async (args, ctx) => {
@@ -40,7 +43,9 @@ export function readFileTool(options: { maxBytes?: number; maxChars?: number } =
     }
     const start = args.startLine ?? 1;
     const requestedEnd = args.endLine ?? Number.POSITIVE_INFINITY;
-    const window = await readLineWindow(abs, start, requestedEnd, maxBytes, ctx.signal);
+    const hash = options.ledger ? createHash("sha256") : undefined;
+    const window = await readLineWindow(abs, start, requestedEnd, maxBytes, ctx.signal, hash && ((bytes) => hash.update(bytes)));
+    if (hash) options.ledger?.record(ctx.sessionId, abs, { sha256: hash.digest("hex") });
     if (start > Math.max(window.totalLines, 1)) {
       throw new HostError("bad_input:workspace", `startLine ${start} is past the end of ${path}, which has ${window.totalLines} lines.`, { reason: "invalid_arguments" });
     }
