@@ -49,3 +49,6 @@ export {
   atMostEntries,
 } from "./limits.js";
 export type { JsonBounds, JsonProblem } from "./limits.js";
+export {
+  SnapshotTree, SnapshotLabel, SnapshotResult, ChangedFile, TurnChanges, CheckpointConflict, RewindResult, CheckpointsAvailability,
+} from "./checkpoints.js";
