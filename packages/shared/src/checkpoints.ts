@@ -9,7 +9,8 @@ export const SnapshotLabel = z
   .string()
   .min(1)
   .max(120)
-  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "a snapshot label is letters, digits, '_', '-' and inner dots");
+  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "a snapshot label is letters, digits, '_', '-' and inner dots")
+  .refine((label) => !label.endsWith(".lock"), "a snapshot label cannot end in .lock");
 export type SnapshotLabel = z.infer<typeof SnapshotLabel>;
 
 /** What a snapshot captured: its tree and the files it left out. */

@@ -1,3 +1,5 @@
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Shadow } from "./shadow.js";
 
 /**
@@ -9,8 +11,16 @@ const PREFIX = "refs/seam/";
 export const refName = (label: string, now = Date.now()) => `${PREFIX}${String(now).padStart(14, "0")}-${label}`;
 const labelOf = (ref: string) => ref.slice(PREFIX.length + 15);
 
+/**
+ * Writes the ref as a loose ref file (what `update-ref` does for the files backend the shadow repository is
+ * created with): atomic rename, no process per snapshot. A loose ref overrides a packed one of the same name.
+ */
 export async function saveRef(shadow: Shadow, label: string, tree: string): Promise<void> {
-  await shadow.git({ args: ["update-ref", refName(label), tree] });
+  const file = join(shadow.gitDir, refName(label));
+  await mkdir(dirname(file), { recursive: true });
+  const temp = join(shadow.gitDir, "seam-ref.tmp");
+  await writeFile(temp, `${tree}\n`);
+  await rename(temp, file);
 }
 
 async function listRefs(shadow: Shadow): Promise<string[]> {

@@ -10,6 +10,8 @@ export interface Shadow {
   /** The canonical workspace path (symlinks resolved). */
   readonly workspace: string;
   readonly gitDir: string;
+  /** The tree the index held when this process last wrote it (null when unknown), so an unchanged snapshot skips write-tree. */
+  indexTree: string | null;
   /** Runs git on this repository with its own index file. */
   git(call: GitCall): Promise<GitResult>;
 }
@@ -68,6 +70,7 @@ export async function openShadow(runner: GitRunner, root: string, workspace: str
   const shadow: Shadow = {
     workspace,
     gitDir,
+    indexTree: null,
     git: (call) => runGit(runner, { cwd: workspace, ...call, args: [`--git-dir=${gitDir}`, `--work-tree=${workspace}`, ...call.args], env: { GIT_INDEX_FILE: index, ...call.env } }),
   };
   if (existsSync(join(gitDir, "HEAD"))) return shadow;

@@ -61,10 +61,12 @@ export async function takeSnapshot(shadow: Shadow, dataRoot: string, maxFileByte
       add.splice(0, add.length, ...add.filter((p) => !set.has(p)));
     }
   }
+  if (drop.length || add.length) shadow.indexTree = null;
   if (drop.length) await shadow.git({ args: ["update-index", "-z", "--force-remove", "--stdin"], stdin: nulList(drop) });
   // --remove as well: a file deleted between the listing and this call is dropped instead of failing it.
   if (add.length) await shadow.git({ args: ["update-index", "-z", "--add", "--remove", "--stdin"], stdin: nulList(add) });
-  const tree = (await shadow.git({ args: ["write-tree"] })).stdout.toString("utf8").trim();
+  const tree = shadow.indexTree ?? (await shadow.git({ args: ["write-tree"] })).stdout.toString("utf8").trim();
+  shadow.indexTree = tree;
   return { tree, skipped: skipped.sort(), nested };
 }
 

@@ -47,6 +47,7 @@ describe("CODE-5 checkpoints capability", () => {
       [() => f.cp.snapshot(join(f.ws, "a.txt"), "x"), "bad_input:checkpoints", "not a folder"],
       [() => f.cp.snapshot(f.ws, "../escape"), "bad_input:checkpoints", "label"],
       [() => f.cp.snapshot(f.ws, "x.lock."), "bad_input:checkpoints", "label"],
+      [() => f.cp.snapshot(f.ws, "turn.lock"), "bad_input:checkpoints", ".lock"],
       [() => f.cp.snapshot(f.ws, ""), "bad_input:checkpoints", "label"],
       [() => f.cp.changes(f.ws, "HEAD", start.tree), "bad_input:checkpoints", "from"],
       [() => f.cp.undo(f.ws, start.tree, "--help".padEnd(40, "0")), "bad_input:checkpoints", "end"],
