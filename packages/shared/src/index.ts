@@ -60,3 +60,6 @@ export {
   ShellJobOutput, ShellJobsChange,
 } from "./shell.js";
 export type { ShellSettingsInput } from "./shell.js";
+export {
+  SnapshotTree, SnapshotLabel, SnapshotResult, ChangedFile, TurnChanges, CheckpointConflict, RewindResult, CheckpointsAvailability,
+} from "./checkpoints.js";
