@@ -1,7 +1,7 @@
 import type { ErrorKind } from "@seam/shared";
 import { redact } from "./log.js";
 
-export const CAPABILITIES = ["web", "lsp", "mcp", "skills", "extensions", "session", "llm", "db", "agent", "workspace", "host"] as const;
+export const CAPABILITIES = ["web", "lsp", "mcp", "skills", "extensions", "session", "llm", "db", "agent", "workspace", "host", "permissions"] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const isCapability = (s: string): s is Capability => (CAPABILITIES as readonly string[]).includes(s);
 export type ErrorCode = `${ErrorKind}:${Capability}`;
