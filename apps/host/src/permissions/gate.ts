@@ -5,7 +5,7 @@ import type { CallPreview, ToolDef } from "../agent/tool.js";
 import type { ApprovalBroker } from "./broker.js";
 import { evaluate } from "./evaluate.js";
 import type { AuditInput, PermissionStore } from "./store.js";
-import { suggestRules } from "./suggest.js";
+import { suggestRule } from "./suggest.js";
 import type { CallFacts, Verdict } from "./types.js";
 
 /** How the broker names tool-call requests. */
@@ -68,7 +68,7 @@ export function createGate(deps: GateDeps): Authorize {
           id, kind: "tool_call", sessionId: req.sessionId, sessionTitle: base.sessionTitle, workspace: req.workspace, callId: req.callId,
           tool: tool.name, effect: tool.effect, summary: preview.summary, command: preview.command ?? null, diff: preview.diff ?? null,
           server: tool.capability === "mcp" ? (tool.name.split("__")[1] ?? null) : null, args, reason: verdict.reason,
-          suggestedRules: suggestRules(call), requestedAt,
+          suggestedRules: (suggestRule(call) ?? []), requestedAt,
         }),
       }, req.signal);
     } catch (error) {
@@ -80,7 +80,7 @@ export function createGate(deps: GateDeps): Authorize {
       const said = answer.message ? ` They said: "${answer.message}"` : "";
       return { ok: false, code: "permission_denied", message: `The user denied this ${tool.name} call.${said} Do not retry it unchanged; adjust your approach or ask them.` };
     }
-    const patterns = answer.scope === "once" ? [] : (answer.rules?.length ? answer.rules : suggestRules(call));
+    const patterns = answer.scope === "once" ? [] : (answer.rules?.length ? answer.rules : (suggestRule(call) ?? []));
     const scope = answer.scope === "session" ? "session" : (answer.ruleScope ?? "workspace");
     for (const pattern of patterns) {
       const owner = scope === "session" ? req.sessionId : scope === "workspace" ? req.workspace : null;
