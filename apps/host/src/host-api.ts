@@ -1,4 +1,5 @@
 import type { CapabilitiesApi } from "./capabilities.js";
+import type { TurnsApi as CheckpointsApi } from "./checkpoints/turns.js";
 import type { Api as SessionsApi } from "./agent/session.js";
 import type { ToolsApi } from "./agent/registry.js";
 import type { HostInfo } from "./core/info.js";
@@ -30,6 +31,7 @@ export interface HostApi {
   extensions: ExtensionsApi;
   permissions: PermissionsApi;
   shell: ShellApi;
+  checkpoints: CheckpointsApi;
   /** Every live topic's source (`live.stream`). */
   live: LiveSources;
   info(): HostInfo;

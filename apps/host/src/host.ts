@@ -6,6 +6,8 @@ import { createToolRegistry, toolsApi } from "./agent/registry.js";
 import { createToolRuntime } from "./agent/runtime.js";
 import { createSessionService } from "./agent/session.js";
 import { capabilityOverview } from "./capabilities.js";
+import * as Checkpoints from "./checkpoints/checkpoints.js";
+import { turnCheckpoints } from "./checkpoints/turns.js";
 import { recordChildGroups } from "./core/child-groups.js";
 import { processesApi } from "./core/process.js";
 import * as Extensions from "./extensions/extensions.js";
@@ -67,6 +69,10 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
   scope.add(sessions.beforeRemove(async (id) => workspace.ledger.forget(id)), "workspace:forget-reads");
+  const checkpointsScope = scope.child("checkpoints");
+  const checkpoints = await Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env });
+  const turns = turnCheckpoints({ engine: checkpoints.api, runtime, sessions, items: db.store.items });
+  for (const dispose of turns.disposers) checkpointsScope.add(dispose, "checkpoints:turns");
   const extensions = Extensions.create(scope.child("extensions"), {
     db, registry, sessions, broker: permissions.broker,
     audit: (decision) => permissions.recordRun(decision),
@@ -76,7 +82,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     sessions,
     tools: toolsApi(registry),
     settings: model.api,
-    capabilities: capabilityOverview([model.status, permissions.status, workspace.status, shell.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
+    capabilities: capabilityOverview([model.status, permissions.status, workspace.status, shell.status, checkpoints.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
     processes: processesApi,
     mcp: mcp.api,
     web: web.api,
@@ -85,6 +91,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     extensions: extensions.api,
     permissions: permissions.api,
     shell: shell.api,
+    checkpoints: turns.api,
     live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live, ...shell.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
   };

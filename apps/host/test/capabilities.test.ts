@@ -42,7 +42,7 @@ describe("capability overview (UI-2)", () => {
   it("a host lists every capability with its own row, each naming the tools it registered", async () => {
     const { host } = await started;
     const rows = await host.capabilities.list();
-    expect(rows.map((r) => r.id)).toEqual(["model", "permissions", "workspace", "shell", "web", "lsp", "mcp", "skills", "extensions"]);
+    expect(rows.map((r) => r.id)).toEqual(["model", "permissions", "workspace", "shell", "checkpoints", "web", "lsp", "mcp", "skills", "extensions"]);
     expect(rows.find((r) => r.id === "model")).toMatchObject({ configured: false, ready: false });
     expect(rows.find((r) => r.id === "permissions")).toMatchObject({ configured: true, ready: true, tools: [] });
     expect(rows.find((r) => r.id === "workspace")).toMatchObject({ ready: true, tools: ["edit_file", "glob", "grep", "list_dir", "read_file", "write_file"] });

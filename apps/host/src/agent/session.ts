@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import type {
-  SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
+  FactItem, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
 } from "@seam/shared";
 import { createBus } from "../core/events.js";
 import { HostError, messageOf } from "../core/errors.js";
@@ -69,6 +69,8 @@ export interface SessionService extends Api {
   workspaceOf(sessionId: string): Promise<string>;
   /** `fn` runs before a session is deleted, e.g. to stop what a capability runs for it (EXT-2). */
   beforeRemove(fn: (sessionId: string) => Promise<void>): Disposer;
+  /** Appends a fact outside any turn (e.g. "the user undid a turn's changes"), so the model sees it from the next turn on. */
+  appendFact(sessionId: string, fact: { factKind: string; text: string; payload: unknown }): Promise<FactItem>;
   /** `fn` runs when a turn's body has ended (completed, stopped or failed), before the turn is recorded as ended. */
   afterTurn(fn: AfterTurn): Disposer;
 }
@@ -279,6 +281,12 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     beforeRemove(fn) {
       removeHooks.add(fn);
       return () => void removeHooks.delete(fn);
+    },
+    async appendFact(sessionId, fact) {
+      await requireSession(sessionId);
+      const item = await store.items.appendFact(sessionId, { turnId: null, ...fact });
+      emit(sessionId, { type: "item", item });
+      return item;
     },
     afterTurn(fn) {
       const entry = { fn };

@@ -11,7 +11,8 @@ import { createChanges } from "../core/changes.js";
 import type { Database } from "../persistence/db.js";
 import { createApprovalBroker, type ApprovalBroker } from "./broker.js";
 import { createGate, TOOL_REQUEST, TOOL_REQUEST_KIND } from "./gate.js";
-import { ruleMatches, validatePattern } from "./patterns.js";
+import { ruleMatches } from "./match.js";
+import { validatePattern } from "./patterns.js";
 import { loadShellParser } from "./shell.js";
 import { createPermissionStore, ruleView, type PermissionStore, type StoredRule } from "./store.js";
 

@@ -11,6 +11,7 @@ import { extensionsRouter } from "./routers/extensions.js";
 import { liveRouter } from "./routers/live.js";
 import { permissionsRouter } from "./routers/permissions.js";
 import { shellRouter } from "./routers/shell.js";
+import { checkpointsRouter } from "./routers/checkpoints.js";
 
 export const appRouter = router({
   health: procedure.query(({ ctx }) => ({ ok: true as const, ...ctx.host.info() })),
@@ -26,6 +27,7 @@ export const appRouter = router({
   extensions: extensionsRouter,
   permissions: permissionsRouter,
   shell: shellRouter,
+  checkpoints: checkpointsRouter,
   live: liveRouter,
 });
 

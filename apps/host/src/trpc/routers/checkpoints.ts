@@ -1,0 +1,11 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { procedure } from "../trpc.js";
+
+const Id = z.string().min(1).max(100);
+
+/** Checkpoints (CODE-5): "Undo this turn" on a Changed files card, "Restore to here" on a user message. */
+export const checkpointsRouter = {
+  undo: procedure.input(z.strictObject({ sessionId: Id, turnId: Id })).mutation(({ ctx, input }) => ctx.host.checkpoints.undo(input.sessionId, input.turnId)),
+  restore: procedure.input(z.strictObject({ sessionId: Id, messageId: Id })).mutation(({ ctx, input }) => ctx.host.checkpoints.restore(input.sessionId, input.messageId)),
+} satisfies TRPCRouterRecord;
