@@ -120,7 +120,8 @@ export const ToolApprovalView = z.object({
   diff: z.object({ path: z.string(), patch: z.string(), added: z.number(), removed: z.number() }).nullable(),
   /** MCP and others: the server (if any) and the arguments. */
   server: z.string().nullable(),
-  args: z.unknown(),
+  /** Any JSON value; optional on the wire (JSON drops an undefined value with its key). */
+  args: z.unknown().optional(),
   /** Why it asks: the rule or mode that sent it to a person. */
   reason: z.string(),
   /** The rule(s) "Always allow" would create, editable before saving; empty when none is safe to suggest. */

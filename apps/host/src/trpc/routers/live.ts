@@ -17,6 +17,7 @@ async function* source(live: LiveSources, topic: LiveTopic, signal: AbortSignal)
     case "bridge": for await (const data of live.bridge(signal)) yield { kind: "data", topic, data }; return;
     case "mcp": for await (const data of live.mcp(signal)) yield { kind: "data", topic, data }; return;
     case "lsp": for await (const data of live.lsp(signal)) yield { kind: "data", topic, data }; return;
+    case "approvals": for await (const data of live.approvals(signal)) yield { kind: "data", topic, data }; return;
   }
 }
 

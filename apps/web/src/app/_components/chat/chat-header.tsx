@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { useTRPC } from "@/trpc/react";
 import { DeleteSessionDialog } from "../sessions/delete-session-dialog";
+import { ModeSwitch } from "./mode-switch";
 
 export function ChatHeader({
   session,
@@ -32,6 +33,7 @@ export function ChatHeader({
           {session.workspace}
         </div>
       </div>
+      <ModeSwitch session={session} />
       <ModelChip model={model} />
       {running && (
         <Button variant="outline" size="sm" data-testid="stop-button" onClick={onStop} disabled={stopping}>

@@ -6,6 +6,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { useSessions } from "../sessions/use-sessions";
+import { ToolApprovalCard } from "../approvals/tool-approval-card";
+import { useToolApprovalsOf } from "../approvals/use-approvals";
 import { SessionApprovals, SessionFrames } from "../extensions/session-extensions";
 import { ToolPalette } from "../tools/tool-palette";
 import { ChatHeader } from "./chat-header";
@@ -39,6 +41,12 @@ export function ChatView({ id }: { id: string }) {
   }, [sessions.data, state.session, id]);
 
   const rows = useMemo(() => buildRows(state), [state]);
+  const approvals = useToolApprovalsOf(id);
+  // Requests whose call is not (yet) in the timeline show at its end, so none is ever hidden.
+  const strayApprovals = useMemo(() => {
+    const calls = new Set(rows.flatMap((r) => (r.kind === "item" && r.item.kind === "tool_call" && r.item.status === "running" ? [r.item.callId] : [])));
+    return [...approvals.values()].filter((a) => !calls.has(a.callId));
+  }, [rows, approvals]);
   const title = session?.title;
   useEffect(() => {
     if (title) document.title = `${title} · Seam`;
@@ -94,7 +102,14 @@ export function ChatView({ id }: { id: string }) {
                 onPickTool={(name) => openPalette(name)}
               />
             ) : (
-              <Timeline rows={rows} running={turn} />
+              <Timeline rows={rows} running={turn} approvals={approvals} outputs={state.outputs} />
+            )}
+            {strayApprovals.length > 0 && (
+              <div data-testid="session-tool-approvals" className="mt-3.5 flex flex-col gap-3">
+                {strayApprovals.map((a) => (
+                  <ToolApprovalCard key={a.id} request={a} />
+                ))}
+              </div>
             )}
             <SessionApprovals sessionId={id} />
           </div>

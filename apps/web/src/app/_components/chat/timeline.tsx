@@ -1,5 +1,5 @@
 "use client";
-import type { TurnInfo } from "@seam/shared";
+import type { ToolApprovalView, TurnInfo } from "@seam/shared";
 import { LoaderCircleIcon } from "lucide-react";
 import { formatDuration, elapsedSince } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
@@ -9,7 +9,22 @@ import type { TimelineRow } from "./timeline-state";
 import { ToolCard } from "./tool-card";
 import { TurnStatusRow } from "./turn-status-row";
 
-export function Timeline({ rows, running }: { rows: TimelineRow[]; running?: TurnInfo }) {
+const NO_APPROVALS = new Map<string, ToolApprovalView>();
+const NO_OUTPUTS: Record<string, string> = {};
+
+export function Timeline({
+  rows,
+  running,
+  approvals = NO_APPROVALS,
+  outputs = NO_OUTPUTS,
+}: {
+  rows: TimelineRow[];
+  running?: TurnInfo;
+  /** Pending approval requests of this session by the call id they hold up. */
+  approvals?: Map<string, ToolApprovalView>;
+  /** Live output of running calls by item id. */
+  outputs?: Record<string, string>;
+}) {
   const last = rows[rows.length - 1];
   // The tail already shows progress when it is streaming text or a running tool call.
   const busyTail =
@@ -21,7 +36,7 @@ export function Timeline({ rows, running }: { rows: TimelineRow[]; running?: Tur
         // Rows far off screen skip layout and paint (a cheap stand-in for virtualisation); the last
         // rows, which change while streaming, always render.
         <div key={row.key} className={i < rows.length - 4 ? "[contain-intrinsic-size:auto_96px] [content-visibility:auto]" : undefined}>
-          <Row row={row} />
+          <Row row={row} approvals={approvals} outputs={outputs} />
         </div>
       ))}
       {running && !busyTail && <Working turn={running} />}
@@ -29,14 +44,14 @@ export function Timeline({ rows, running }: { rows: TimelineRow[]; running?: Tur
   );
 }
 
-function Row({ row }: { row: TimelineRow }) {
+function Row({ row, approvals, outputs }: { row: TimelineRow; approvals: Map<string, ToolApprovalView>; outputs: Record<string, string> }) {
   if (row.kind === "turn") return <TurnStatusRow turn={row.turn} />;
   const item = row.item;
   switch (item.kind) {
     case "message":
       return item.role === "user" ? <UserMessage message={item} /> : <AssistantMessage message={item} />;
     case "tool_call":
-      return <ToolCard call={item} />;
+      return <ToolCard call={item} approval={approvals.get(item.callId)} output={outputs[item.id]} />;
     case "fact":
       return <FactRow fact={item} />;
   }

@@ -1,10 +1,15 @@
 "use client";
-import type { ToolCallItem } from "@seam/shared";
+import type { ToolApprovalView, ToolCallItem } from "@seam/shared";
 import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ExpandButton } from "@/components/ui/expand-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
+import { ToolApprovalCard } from "../approvals/tool-approval-card";
+import { useLingering } from "../approvals/use-lingering";
+import { BashLive, BashResultView, bashViewOf, type BashView } from "../coding/bash-result";
+import { EditResultView, editViewOf, type EditView } from "../coding/edit-result";
+import { DiffCounts } from "../diff/patch-diff";
 import { ExtensionDefineResult, ExtensionRefusal, extensionRefusalOf, extensionSummary } from "./extension-result";
 import { LspResult, lspViewOf } from "./lsp-result";
 import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
@@ -12,20 +17,34 @@ import { ToolStatusChip } from "./tool-status-chip";
 import { prettyJson, summarizeArgs, TOOL_ICONS, toolKind } from "./tool-summary";
 import { WebResult, webViewOf } from "./web-result";
 
-/** A tool call where it happened: one collapsed line, details one click away. */
-export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem }) {
+const NO_REQUESTS: ToolApprovalView[] = [];
+/** How long an answered request's card stays mounted, to report a late answer from this tab. */
+const LINGER_MS = 5_000;
+
+/**
+ * A tool call where it happened: one collapsed line, details one click away. A call held up for approval
+ * shows the approval card under its line; a running command shows its live output there.
+ */
+export const ToolCard = memo(function ToolCard({ call, approval, output }: { call: ToolCallItem; approval?: ToolApprovalView; output?: string }) {
   const [open, setOpen] = useState(false);
   const Icon = TOOL_ICONS[toolKind(call.name)];
-  const summary = extensionSummary(call) ?? summarizeArgs(call.args);
+  const bash = bashViewOf(call);
+  const edit = bash ? null : editViewOf(call);
+  const summary = bash ? bash.command : edit ? edit.path : (extensionSummary(call) ?? summarizeArgs(call.args));
+  const waiting = Boolean(approval) && call.status === "running";
+  const cards = useLingering(waiting && approval ? [approval] : NO_REQUESTS, LINGER_MS);
   return (
     <div
       data-testid="tool-card"
       data-tool-name={call.name}
       data-status={call.status}
+      data-call-id={call.callId}
+      data-waiting={waiting || undefined}
       className={cn(
         "overflow-hidden rounded-lg border bg-card transition-shadow",
         open && "shadow-sm",
         call.status === "error" && "border-destructive/30",
+        waiting && "border-warning/50",
       )}
     >
       <ExpandButton
@@ -36,15 +55,24 @@ export const ToolCard = memo(function ToolCard({ call }: { call: ToolCallItem })
       >
         <Icon className="size-3.5 shrink-0 text-muted-foreground" />
         <span className="shrink-0 font-mono text-[12.5px] font-medium">{call.name}</span>
-        <span className="min-w-0 flex-1 truncate font-mono text-[12px] text-muted-foreground">{summary}</span>
-        <ToolStatusChip call={call} />
+        <span data-testid="tool-card-summary" className="min-w-0 flex-1 truncate font-mono text-[12px] text-muted-foreground">
+          {summary}
+        </span>
+        {edit && edit.added !== null && edit.removed !== null && <DiffCounts added={edit.added} removed={edit.removed} className="shrink-0 text-[11.5px]" />}
+        <ToolStatusChip call={call} waiting={waiting} />
       </ExpandButton>
-      {open && <ToolCardDetails call={call} />}
+      {cards.map(({ item, stale }) => (
+        <div key={item.id} className="border-t bg-warning-soft/30 p-2 empty:hidden">
+          <ToolApprovalCard request={item} stale={stale} />
+        </div>
+      ))}
+      {!waiting && bash && call.status === "running" && <BashLive view={bash} output={output ?? ""} />}
+      {open && <ToolCardDetails call={call} bash={bash} edit={edit} />}
     </div>
   );
 });
 
-function ToolCardDetails({ call }: { call: ToolCallItem }) {
+function ToolCardDetails({ call, bash, edit }: { call: ToolCallItem; bash: BashView | null; edit: EditView | null }) {
   const args = prettyJson(call.args);
   const result = call.rendered ?? (call.error ? `${call.error.code}: ${call.error.message}` : call.status === "running" ? "" : "(no result)");
   // The full JSON result as the capability produced it; before there is one, the call's own record.
@@ -53,8 +81,12 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
   const lsp = web ? null : lspViewOf(call);
   const extDefine = call.name === "extension_define";
   const extRefusal = extDefine ? null : extensionRefusalOf(call);
+  // A finished command or edit opens on what it did; everything else on its arguments.
+  const shellDone = bash?.result && call.status !== "running" ? bash : null;
+  const editDone = edit?.diff !== null && edit?.diff !== undefined && call.status !== "running" ? edit : null;
+  const modelText = <Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />;
   return (
-    <Tabs defaultValue="args" className="border-t bg-code px-2.5 pb-2.5 pt-2">
+    <Tabs defaultValue={shellDone || editDone ? "result" : "args"} className="border-t bg-code px-2.5 pb-2.5 pt-2">
       <div className="flex items-center justify-between gap-2">
         <TabsList>
           <TabsTrigger value="args">Arguments</TabsTrigger>
@@ -75,6 +107,10 @@ function ToolCardDetails({ call }: { call: ToolCallItem }) {
           <p data-testid="tool-card-result" className="px-1 py-2 text-xs text-muted-foreground">
             Still running…
           </p>
+        ) : shellDone ? (
+          <BashResultView view={shellDone} modelText={modelText} />
+        ) : editDone ? (
+          <EditResultView view={editDone} modelText={modelText} />
         ) : extDefine ? (
           <ExtensionDefineResult call={call} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
         ) : extRefusal ? (

@@ -1,14 +1,18 @@
 "use client";
 import type { ToolCallItem } from "@seam/shared";
-import { CheckIcon, CircleSlashIcon, LoaderCircleIcon, XIcon } from "lucide-react";
+import { CheckIcon, CircleSlashIcon, LoaderCircleIcon, ShieldQuestionIcon, XIcon } from "lucide-react";
 import { Badge, StateBadge } from "@/components/ui/badge";
 import { elapsedSince, formatDuration } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
 
-export function ToolStatusChip({ call }: { call: ToolCallItem }) {
+/** The call's state: running with elapsed time, waiting for approval, ok with duration, error with its code. */
+export function ToolStatusChip({ call, waiting = false }: { call: ToolCallItem; waiting?: boolean }) {
   const running = call.status === "running";
-  const now = useNow(200, running);
+  const now = useNow(200, running && !waiting);
   const ms = elapsedSince(call.startedAt, call.endedAt, now);
+  if (running && waiting) {
+    return <StateBadge look={{ tone: "warning", icon: ShieldQuestionIcon, label: "waiting for approval" }} data-testid="tool-card-status" data-waiting="true" />;
+  }
   switch (call.status) {
     case "running":
       return <StateBadge look={{ tone: "accent", icon: LoaderCircleIcon, spin: true, label: formatDuration(ms) }} data-testid="tool-card-status" className="tabular-nums" />;

@@ -10,6 +10,7 @@ import { relativeTime } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
 import { cn } from "@/lib/utils";
 import { useTRPC } from "@/trpc/react";
+import { dropApproval } from "../approvals/use-approvals";
 import { HalfSource } from "./half-source";
 import { messageOf, trpcCodeOf } from "./use-extensions";
 
@@ -25,13 +26,12 @@ export function ApprovalCard({ request, className }: { request: ApprovalRequestV
   const [allowFuture, setAllowFuture] = useState(false);
   const [gone, setGone] = useState<string | null>(null);
 
-  const drop = useCallback(
-    () =>
-      queryClient.setQueryData<ExtensionsSnapshot>(trpc.extensions.snapshot.queryKey(), (s) =>
-        s ? { ...s, approvals: s.approvals.filter((a) => a.id !== request.id) } : s,
-      ),
-    [queryClient, trpc, request.id],
-  );
+  const drop = useCallback(() => {
+    queryClient.setQueryData<ExtensionsSnapshot>(trpc.extensions.snapshot.queryKey(), (s) =>
+      s ? { ...s, approvals: s.approvals.filter((a) => a.id !== request.id) } : s,
+    );
+    dropApproval(queryClient, trpc.permissions.pending.queryKey(), request.id);
+  }, [queryClient, trpc, request.id]);
   const answer = useMutation(
     trpc.extensions.answer.mutationOptions({
       // The host confirmed: this page may drop the prompt before the next snapshot says so.

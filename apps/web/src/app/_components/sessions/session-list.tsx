@@ -32,7 +32,7 @@ export function SessionList() {
         {list.map((s) => {
           const active = pathname === `/s/${s.id}`;
           return (
-            <li key={s.id} data-testid="session-item" data-session-id={s.id} className="group relative">
+            <li key={s.id} data-testid="session-item" data-session-id={s.id} data-waiting={s.waiting > 0 || undefined} className="group relative">
               <Link
                 href={`/s/${s.id}`}
                 aria-current={active ? "page" : undefined}
@@ -42,7 +42,13 @@ export function SessionList() {
                 )}
               >
                 <span className="flex items-center gap-1.5">
-                  {s.running && (
+                  {s.waiting > 0 ? (
+                    <span
+                      data-testid="session-item-waiting-dot"
+                      className="size-1.5 shrink-0 animate-pulse-dot rounded-full bg-warning"
+                      aria-hidden
+                    />
+                  ) : s.running && (
                     <span
                       className="size-1.5 shrink-0 animate-pulse-dot rounded-full bg-primary"
                       aria-label="running"
@@ -58,7 +64,13 @@ export function SessionList() {
                     {folderName(s.workspace)}
                   </span>
                   <span aria-hidden>·</span>
-                  <span className="shrink-0">{s.running ? "running" : relativeTime(s.updatedAt, now)}</span>
+                  {s.waiting > 0 ? (
+                    <span data-testid="session-item-waiting" className="shrink-0 font-medium text-warning" title={`${s.waiting} request${s.waiting === 1 ? "" : "s"} waiting for your answer`}>
+                      waiting for you
+                    </span>
+                  ) : (
+                    <span className="shrink-0">{s.running ? "running" : relativeTime(s.updatedAt, now)}</span>
+                  )}
                 </span>
               </Link>
               <DropdownMenu>

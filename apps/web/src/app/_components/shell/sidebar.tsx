@@ -1,15 +1,16 @@
 "use client";
-import { BellIcon, BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, PuzzleIcon, SettingsIcon, SparklesIcon } from "lucide-react";
+import { BellIcon, BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, PuzzleIcon, SettingsIcon, ShieldCheckIcon, SparklesIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
-import { useExtensions } from "../extensions/use-extensions";
+import { usePendingCount } from "../approvals/use-approvals";
 import { NewSessionDialog } from "../sessions/new-session-dialog";
 import { SessionList } from "../sessions/session-list";
 
 const NAV = [
+  { href: "/permissions", label: "Permissions", icon: ShieldCheckIcon },
   { href: "/extensions", label: "Extensions", icon: PuzzleIcon },
   { href: "/mcp", label: "MCP", icon: PlugIcon },
   { href: "/skills", label: "Skills", icon: SparklesIcon },
@@ -29,7 +30,7 @@ export function Sidebar({
   onOpenApprovals: () => void;
 }) {
   const pathname = usePathname();
-  const pending = useExtensions().data?.approvals.length ?? 0;
+  const pending = usePendingCount();
 
   if (collapsed) {
     return (
