@@ -7,9 +7,12 @@ import { createSession, send } from "../fixtures/session.js";
 const TOOL = "mcp__everything__toggle-subscriber-updates";
 const CALL = `/call ${TOOL} {}`;
 
-const toolCards = (page: Page) => page.locator(`[data-testid="tool-card"][data-tool-name="${TOOL}"]`);
+/** Another tool that asks, with no rule from the tests before (the two-tab test). */
+const OTHER = "mcp__everything__toggle-simulated-logging";
+
+const toolCards = (page: Page, tool = TOOL) => page.locator(`[data-testid="tool-card"][data-tool-name="${tool}"]`);
 /** The approval card inside the tool card it holds up. */
-const inlineApproval = (page: Page) => toolCards(page).last().getByTestId("tool-approval-card");
+const inlineApproval = (page: Page, tool = TOOL) => toolCards(page, tool).last().getByTestId("tool-approval-card");
 
 test.describe("permissions: approval cards, rules, audit and modes (PERM-1..4)", () => {
   test.describe.configure({ mode: "serial" });
@@ -32,7 +35,7 @@ test.describe("permissions: approval cards, rules, audit and modes (PERM-1..4)",
     const approval = inlineApproval(page);
     await expect(approval.getByTestId("tool-approval-summary")).toContainText(TOOL);
     await expect(approval.getByTestId("tool-approval-server")).toHaveText("everything");
-    await expect(approval.getByTestId("tool-approval-reason")).toContainText("ask mode asks");
+    await expect(approval.getByTestId("tool-approval-reason")).toContainText("Ask mode");
     await expect(page.getByTestId("approval-count")).toHaveText("1");
     await expect(page.getByTestId("nav-approvals-count")).toHaveText("1");
     const item = page.locator('[data-testid="session-item"]', { hasText: "Perms" });
@@ -74,7 +77,7 @@ test.describe("permissions: approval cards, rules, audit and modes (PERM-1..4)",
     // A broken edit is refused by the host's check and nothing is sent.
     await rule.fill("not a pattern!");
     await again.getByTestId("tool-approval-always-save").click();
-    await expect(again.getByTestId("tool-approval-rule-error")).toContainText("is not a rule pattern");
+    await expect(again.getByTestId("tool-approval-rule-error")).toContainText("is not a tool name");
     await rule.fill(TOOL);
     await again.getByTestId("tool-approval-scope-workspace").check();
     await page.screenshot({ path: test.info().outputPath("approval-always.png"), fullPage: true });
@@ -128,8 +131,7 @@ test.describe("permissions: approval cards, rules, audit and modes (PERM-1..4)",
     await expect(page.getByTestId("default-mode-saved")).toBeVisible();
   });
 
-  // The interim engine decides by mode only; saved rules take effect once the rule engine lands.
-  test.fixme("a saved allow rule lets the next call run without asking", async ({ page }) => {
+  test("a saved allow rule lets the next call run without asking", async ({ page }) => {
     await page.goto(host.url("/"));
     await page.locator('[data-testid="session-item"]', { hasText: "Perms" }).click();
     await send(page, CALL);
@@ -145,22 +147,22 @@ test.describe("permissions: approval cards, rules, audit and modes (PERM-1..4)",
     await other.goto(page.url());
     await expect(other.getByTestId("composer-input")).toBeVisible();
 
-    const before = await toolCards(page).count();
-    await send(page, CALL);
-    await expect(toolCards(page)).toHaveCount(before + 1);
-    await expect(inlineApproval(page)).toBeVisible({ timeout: 20_000 });
-    await expect(inlineApproval(other)).toBeVisible();
+    const before = await toolCards(page, OTHER).count();
+    await send(page, `/call ${OTHER} {}`);
+    await expect(toolCards(page, OTHER)).toHaveCount(before + 1);
+    await expect(inlineApproval(page, OTHER)).toBeVisible({ timeout: 20_000 });
+    await expect(inlineApproval(other, OTHER)).toBeVisible();
     // The other tab's answer leaves a moment later than this one's.
     await other.route("**/trpc/*permissions.answer*", async (route) => {
       await new Promise((r) => setTimeout(r, 1_000));
       await route.continue();
     });
-    await Promise.all([inlineApproval(page).getByTestId("tool-approval-once").click(), inlineApproval(other).getByTestId("tool-approval-once").click()]);
-    await expect(toolCards(page).last()).toHaveAttribute("data-status", "ok", { timeout: 20_000 });
+    await Promise.all([inlineApproval(page, OTHER).getByTestId("tool-approval-once").click(), inlineApproval(other, OTHER).getByTestId("tool-approval-once").click()]);
+    await expect(toolCards(page, OTHER).last()).toHaveAttribute("data-status", "ok", { timeout: 20_000 });
     await expect(other.getByTestId("tool-approval-gone")).toContainText("Answered in another tab");
     await other.screenshot({ path: test.info().outputPath("answered-elsewhere.png"), fullPage: true });
     await expect(other.getByTestId("tool-approval-gone")).toHaveCount(0, { timeout: 10_000 });
-    await expect(toolCards(other).last()).toHaveAttribute("data-status", "ok");
+    await expect(toolCards(other, OTHER).last()).toHaveAttribute("data-status", "ok");
     await other.close();
   });
 
