@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { listChildren } from "../../src/core/process.js";
 import { groupAlive } from "../../src/core/process-group.js";
 import { bounded, eventually, fakePool, logLines, refusal, running } from "./helpers.js";
@@ -231,5 +231,25 @@ describe("pool (LSP-4) over a fake stdio server", () => {
     const error = await inflight;
     expect(error.code).toMatch(/:lsp$/);
     expect(p.pool.processes()).toEqual([]);
+  });
+});
+
+describe("pool.fileChanged (CODE-6, LSP-4)", () => {
+  it("tells the running server of the file's workspace, in order with its queries, and nobody else", async () => {
+    const w = setup();
+    await using p = fakePool({ delayMs: 5, log: w.log });
+    // No server runs yet: nothing to tell, and nothing is started for it.
+    await p.pool.fileChanged(w.one, join(w.one, "a.ts"), "changed");
+    expect(p.pool.processes()).toEqual([]);
+
+    await p.pool.query(def(w.one));
+    await p.pool.fileChanged(w.one, join(w.one, "a.ts"), "changed");
+    await p.pool.fileChanged(w.one, join(w.one, "new.ts"), "created");
+    await p.pool.fileChanged(w.two, join(w.two, "b.ts"), "changed");
+    const uri = (file: string) => pathToFileURL(join(w.one, file)).href;
+    await vi.waitFor(() => expect(logLines(w.log).map((l) => l.slice(l.indexOf(" ") + 1)).filter((l) => l.startsWith("changed"))).toEqual([`changed 2 ${uri("a.ts")}`, `changed 1 ${uri("new.ts")}`]));
+    expect(p.rec.events.filter((e) => e.type === "didChangeWatchedFiles").map((e) => e.workspace)).toEqual([w.one, w.one]);
+    // The workspace without a running server got nothing and started nothing.
+    expect(p.pool.processes().map((x) => x.workspace)).toEqual([w.one]);
   });
 });
