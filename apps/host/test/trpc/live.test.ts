@@ -48,6 +48,23 @@ describe("live.stream: one stream for every topic a page watches", () => {
     expect((await it.next()).done).toBe(true);
   });
 
+  it("carries topic jobs: a session's background jobs after each change", async () => {
+    const page = new AbortController();
+    const session = await host.sessions.create({ workspace: mkdtempSync(join(tmpdir(), "seam-live-jobs-")), title: "jobs" });
+    const it = mergeTopics(host.live, ["jobs"], page.signal)[Symbol.asyncIterator]();
+    expect((await it.next()).value).toEqual({ kind: "started" });
+    expect(await host.shell.jobs.list(session.id)).toEqual([]);
+    // Auto mode: the command runs without an approval.
+    await host.sessions.setMode(session.id, "auto");
+    await host.sessions.callTool({ sessionId: session.id, name: "bash", args: { command: "sleep 30", background: true } });
+    const seen = await take(it, (e) => e.kind === "data" && e.topic === "jobs" && e.data.sessionId === session.id && e.data.jobs.length === 1);
+    const change = seen.at(-1) as { data: { jobs: { id: string; state: string }[] } };
+    expect(change.data.jobs[0]?.state).toBe("running");
+    await host.shell.jobs.kill(session.id, change.data.jobs[0]!.id);
+    await take(it, (e) => e.kind === "data" && e.topic === "jobs" && e.data.jobs[0]?.state === "killed");
+    page.abort();
+  });
+
   it("refuses unknown topics before opening anything", async () => {
     const caller = appRouter.createCaller({ host });
     await expect(caller.live.stream({ topics: ["everything" as never] })).rejects.toMatchObject({ code: "BAD_REQUEST" });

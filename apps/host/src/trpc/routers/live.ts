@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { LiveInput, sessionOfTopic, type LiveDataEvent, type LiveEvent, type LiveTopic } from "@seam/shared";
+import { LiveInput, sessionOfTopic, type LiveDataEvent, type LiveEvent, type LiveTopic, type SessionTopic } from "@seam/shared";
 import { iterateEvents } from "../../core/events.js";
 import type { LiveSources } from "../../core/live.js";
 import { clientMessage, procedure } from "../trpc.js";
@@ -18,6 +18,12 @@ async function* source(live: LiveSources, topic: LiveTopic, signal: AbortSignal)
     case "mcp": for await (const data of live.mcp(signal)) yield { kind: "data", topic, data }; return;
     case "lsp": for await (const data of live.lsp(signal)) yield { kind: "data", topic, data }; return;
     case "approvals": for await (const data of live.approvals(signal)) yield { kind: "data", topic, data }; return;
+    case "jobs": for await (const data of live.jobs(signal)) yield { kind: "data", topic, data }; return;
+    default: {
+      // A topic added to LiveTopic without a case here would never send anything.
+      const unrouted: SessionTopic = topic;
+      throw new Error(`live topic ${unrouted} has no source`);
+    }
   }
 }
 

@@ -10,6 +10,8 @@ import { ToolApprovalCard } from "../approvals/tool-approval-card";
 import { useToolApprovalsOf } from "../approvals/use-approvals";
 import { SessionApprovals, SessionFrames } from "../extensions/session-extensions";
 import { ToolPalette } from "../tools/tool-palette";
+import { checkpointIndex } from "../checkpoints/checkpoint-facts";
+import { JobChips } from "../jobs/job-chips";
 import { ChatHeader } from "./chat-header";
 import { Composer } from "./composer";
 import { EmptyState } from "./empty-state";
@@ -41,6 +43,7 @@ export function ChatView({ id }: { id: string }) {
   }, [sessions.data, state.session, id]);
 
   const rows = useMemo(() => buildRows(state), [state]);
+  const checkpoints = useMemo(() => checkpointIndex(Object.values(state.items)), [state.items]);
   const approvals = useToolApprovalsOf(id);
   // Requests whose call is not (yet) in the timeline show at its end, so none is ever hidden.
   const strayApprovals = useMemo(() => {
@@ -90,6 +93,7 @@ export function ChatView({ id }: { id: string }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <ChatHeader session={session} model={model.data} running={running} stopping={stop.isPending} onStop={doStop} />
+      <JobChips sessionId={id} />
       <div className="relative min-h-0 flex-1">
         <div ref={scrollRef} className="scroll-thin absolute inset-0 overflow-y-auto">
           <div ref={contentRef} className="mx-auto w-full max-w-3xl px-5 pb-6 pt-5">
@@ -102,7 +106,7 @@ export function ChatView({ id }: { id: string }) {
                 onPickTool={(name) => openPalette(name)}
               />
             ) : (
-              <Timeline rows={rows} running={turn} approvals={approvals} outputs={state.outputs} />
+              <Timeline rows={rows} sessionId={id} running={turn} approvals={approvals} outputs={state.outputs} checkpoints={checkpoints} />
             )}
             {strayApprovals.length > 0 && (
               <div data-testid="session-tool-approvals" className="mt-3.5 flex flex-col gap-3">

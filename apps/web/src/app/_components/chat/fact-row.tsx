@@ -33,7 +33,8 @@ export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
   return <GenericFact fact={fact} />;
 });
 
-function FactShell({
+/** A slim grey row that expands (also used by the checkpoint facts' rows). */
+export function FactShell({
   fact,
   icon: Icon,
   title,
@@ -81,7 +82,7 @@ function SectionLabel({ children, action }: { children: ReactNode; action?: Reac
 }
 
 /** The exact text the model was given, in the fact row's small monospace. */
-function ModelText({ text }: { text: string }) {
+export function ModelText({ text }: { text: string }) {
   return (
     <pre
       data-testid="fact-row-text"

@@ -1,12 +1,27 @@
 "use client";
 import type { MessageItem } from "@seam/shared";
 import { memo, useDeferredValue } from "react";
+import { RestoreAction } from "../checkpoints/restore-action";
 import { MarkdownText } from "./markdown";
 
-export const UserMessage = memo(function UserMessage({ message }: { message: MessageItem }) {
+/**
+ * The user's bubble. `restore` (a later turn changed files) adds "Restore files to here", shown on hover
+ * and keyboard focus.
+ */
+export const UserMessage = memo(function UserMessage({
+  message,
+  restoreIn,
+  running = false,
+}: {
+  message: MessageItem;
+  /** The session id, when a later turn changed files (the action applies). */
+  restoreIn?: string;
+  /** A turn is running: restoring waits until it ends. */
+  running?: boolean;
+}) {
   const command = message.text.startsWith("/");
   return (
-    <div className="flex justify-end">
+    <div data-testid="user-message-row" data-message-id={message.id} className="group/msg flex flex-col items-end gap-1">
       <div
         data-testid="message-user"
         className={
@@ -17,6 +32,11 @@ export const UserMessage = memo(function UserMessage({ message }: { message: Mes
       >
         {message.text}
       </div>
+      {restoreIn && (
+        <div className="flex justify-end">
+          <RestoreAction sessionId={restoreIn} messageId={message.id} running={running} />
+        </div>
+      )}
     </div>
   );
 });

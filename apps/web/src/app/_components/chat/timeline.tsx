@@ -3,6 +3,8 @@ import type { ToolApprovalView, TurnInfo } from "@seam/shared";
 import { LoaderCircleIcon } from "lucide-react";
 import { formatDuration, elapsedSince } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
+import { CheckpointFact } from "../checkpoints/checkpoint-rows";
+import { CHANGED_FILES_FACT, CHECKPOINT_FACTS, EMPTY_INDEX, type CheckpointIndex } from "../checkpoints/checkpoint-facts";
 import { FactRow } from "./fact-row";
 import { AssistantMessage, UserMessage } from "./messages";
 import type { TimelineRow } from "./timeline-state";
@@ -14,16 +16,21 @@ const NO_OUTPUTS: Record<string, string> = {};
 
 export function Timeline({
   rows,
+  sessionId,
   running,
   approvals = NO_APPROVALS,
   outputs = NO_OUTPUTS,
+  checkpoints = EMPTY_INDEX,
 }: {
   rows: TimelineRow[];
+  sessionId: string;
   running?: TurnInfo;
   /** Pending approval requests of this session by the call id they hold up. */
   approvals?: Map<string, ToolApprovalView>;
   /** Live output of running calls by item id. */
   outputs?: Record<string, string>;
+  /** Undone turns and restorable messages (checkpointIndex of the items). */
+  checkpoints?: CheckpointIndex;
 }) {
   const last = rows[rows.length - 1];
   // The tail already shows progress when it is streaming text or a running tool call.
@@ -36,7 +43,7 @@ export function Timeline({
         // Rows far off screen skip layout and paint (a cheap stand-in for virtualisation); the last
         // rows, which change while streaming, always render.
         <div key={row.key} className={i < rows.length - 4 ? "[contain-intrinsic-size:auto_96px] [content-visibility:auto]" : undefined}>
-          <Row row={row} approvals={approvals} outputs={outputs} />
+          <Row row={row} sessionId={sessionId} running={Boolean(running)} approvals={approvals} outputs={outputs} checkpoints={checkpoints} />
         </div>
       ))}
       {running && !busyTail && <Working turn={running} />}
@@ -44,17 +51,45 @@ export function Timeline({
   );
 }
 
-function Row({ row, approvals, outputs }: { row: TimelineRow; approvals: Map<string, ToolApprovalView>; outputs: Record<string, string> }) {
+function Row({
+  row,
+  sessionId,
+  running,
+  approvals,
+  outputs,
+  checkpoints,
+}: {
+  row: TimelineRow;
+  sessionId: string;
+  running: boolean;
+  approvals: Map<string, ToolApprovalView>;
+  outputs: Record<string, string>;
+  checkpoints: CheckpointIndex;
+}) {
   if (row.kind === "turn") return <TurnStatusRow turn={row.turn} />;
   const item = row.item;
   switch (item.kind) {
     case "message":
-      return item.role === "user" ? <UserMessage message={item} /> : <AssistantMessage message={item} />;
+      return item.role === "user" ? (
+        <UserMessage message={item} restoreIn={checkpoints.restorable.has(item.id) ? sessionId : undefined} running={running} />
+      ) : (
+        <AssistantMessage message={item} />
+      );
     case "tool_call":
       return <ToolCard call={item} approval={approvals.get(item.callId)} output={outputs[item.id]} />;
     case "fact":
+      if (CHECKPOINT_FACTS.has(item.factKind)) {
+        const undone = item.factKind === CHANGED_FILES_FACT ? undoneOf(item.payload, checkpoints) : null;
+        return <CheckpointFact fact={item} sessionId={sessionId} undone={undone} running={running} />;
+      }
       return <FactRow fact={item} />;
   }
+}
+
+/** The undo result recorded for a Changed files fact's turn, if any. */
+function undoneOf(payload: unknown, checkpoints: CheckpointIndex) {
+  const turnId = typeof payload === "object" && payload !== null ? (payload as { turnId?: unknown }).turnId : undefined;
+  return typeof turnId === "string" ? (checkpoints.undone.get(turnId) ?? null) : null;
 }
 
 function Working({ turn }: { turn: TurnInfo }) {
