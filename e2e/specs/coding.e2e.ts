@@ -154,6 +154,12 @@ test.describe("coding: edits, shell, checkpoints, jobs and the sandbox (CODE-1..
     expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe(NOTES);
     await restored.getByTestId("fact-row-toggle").click();
     await expect(restored.locator('[data-testid="changed-file"][data-path="x"]').getByTestId("changed-file-status")).toHaveText("D");
+
+    // The restore itself can be undone: x is back.
+    await restored.getByTestId("restore-undo").click();
+    await expect(restored.getByTestId("restore-undone")).toContainText("Restore undone");
+    expect(existsSync(join(ws, "x"))).toBe(true);
+    await expect(page.locator('[data-testid="fact-row"][data-fact-kind="changes_undone"]').last().getByTestId("fact-row-title")).toHaveText("Restore undone");
   });
 
   test("plan mode: an edit is refused with the reason, the file unchanged", async ({ page }) => {

@@ -160,6 +160,14 @@ describe("checkpointIndex", () => {
     expect(index.undone.get("t1")).toBe((u as { payload: { result: RewindResult } }).payload.result);
     expect(index.undone.has("t2")).toBe(false);
   });
+
+  it("an undone restore is keyed by its restore fact, not mistaken for a turn", () => {
+    const r = result({ restored: ["x"] });
+    const undoneRestore: TimelineItem = { ...base, id: "u2", seq: 9, kind: "fact", factKind: "changes_undone", text: "", payload: { turnId: null, restoreId: "r1", result: r } };
+    const index = checkpointIndex([changed("f1", 3, "t1"), undoneRestore]);
+    expect(index.undoneRestores.get("r1")).toBe(r);
+    expect(index.undone.size).toBe(0);
+  });
 });
 
 describe("rewind texts", () => {

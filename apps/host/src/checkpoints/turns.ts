@@ -13,7 +13,8 @@ export const CHANGES_UNDONE_FACT = "changes_undone";
 export const FILES_RESTORED_FACT = "files_restored";
 
 export interface ChangedFilesPayload extends TurnChanges { turnId: string; workspace: string }
-export interface UndonePayload { turnId: string; result: RewindResult }
+/** `turnId` for "Undo this turn"; `restoreId` (the files_restored fact) for undoing a restore. */
+export interface UndonePayload { turnId: string | null; restoreId?: string; result: RewindResult }
 export interface RestoredPayload { messageId: string; target: string; result: RewindResult; changes: TurnChanges }
 
 /** Effects that can change files: a turn is snapshotted before the first such call runs. */
@@ -36,6 +37,8 @@ export interface TurnDeps {
 export interface TurnsApi {
   undo(sessionId: string, turnId: string): Promise<RewindResult>;
   restore(sessionId: string, messageId: string): Promise<RewindResult>;
+  /** Reverts a "Restore to here" (its files_restored fact): the files back to how they were just before it. */
+  undoRestore(sessionId: string, factId: string): Promise<RewindResult>;
 }
 
 /**
@@ -125,6 +128,26 @@ export function turnCheckpoints(deps: TurnDeps): { api: TurnsApi; disposers: Dis
         factKind: FILES_RESTORED_FACT,
         text: `${describeChanges("The user restored the workspace files to how they were before an earlier message", changes.files)}${conflicts} Read files again before editing them.`,
         payload: { messageId, target: first.payload.from, result, changes } satisfies RestoredPayload,
+      });
+      return result;
+    },
+
+    async undoRestore(sessionId, factId) {
+      idle(sessionId);
+      const items = await deps.items.list(sessionId);
+      const restored = factsOf<RestoredPayload>(items, FILES_RESTORED_FACT).find((f) => f.id === factId);
+      if (!restored) throw new HostError("not_found:checkpoints", "That is not a restore of this session.", { reason: "not_found" });
+      if (factsOf<UndonePayload>(items, CHANGES_UNDONE_FACT).some((f) => f.payload.restoreId === factId)) {
+        throw new HostError("conflict:checkpoints", "This restore was already undone.", { reason: "already_undone" });
+      }
+      const workspace = await deps.sessions.workspaceOf(sessionId);
+      // Like undoing a turn: from the restored state back to the snapshot taken just before the restore.
+      const result = await deps.engine.undo(workspace, restored.payload.result.before, restored.payload.target);
+      const conflicts = result.conflicts.length ? ` Left as they are (changed since): ${result.conflicts.map((c) => c.path).join(", ")}.` : "";
+      await deps.sessions.appendFact(sessionId, {
+        factKind: CHANGES_UNDONE_FACT,
+        text: `The user undid an earlier restore: the files are back as they were before it (${result.restored.length} restored, ${result.removed.length} removed).${conflicts} Read files again before editing them.`,
+        payload: { turnId: null, restoreId: factId, result } satisfies UndonePayload,
       });
       return result;
     },

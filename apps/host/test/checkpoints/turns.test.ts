@@ -92,10 +92,23 @@ describe("turn checkpoints: Changed files, Undo this turn, Restore to here (CODE
     expect(restored!.text).toMatch(/restored the workspace files/);
   });
 
+  it("a restore can itself be undone, once: the files are back as they were just before it", async () => {
+    const [restored] = await facts("files_restored");
+    const result = await host.checkpoints.undoRestore(sessionId, restored!.id);
+    expect(result.conflicts).toEqual([]);
+    expect(readFileSync(join(ws, "new.txt"), "utf8")).toBe("hello\n");
+    expect(existsSync(join(ws, "conflict.txt"))).toBe(true);
+    const undone = (await facts("changes_undone")).at(-1)!;
+    expect(undone.payload).toMatchObject({ turnId: null, restoreId: restored!.id });
+    expect(undone.text).toMatch(/undid an earlier restore/);
+    await expect(host.checkpoints.undoRestore(sessionId, restored!.id)).rejects.toMatchObject({ code: "conflict:checkpoints" });
+  });
+
   it("bad requests: unknown turn, a message that is not the user's", async () => {
     await expect(host.checkpoints.undo(sessionId, "no-such-turn")).rejects.toMatchObject({ code: "not_found:checkpoints" });
     const { items } = await host.sessions.detail(sessionId);
     const fact = items.find((i) => i.kind === "fact")!;
     await expect(host.checkpoints.restore(sessionId, fact.id)).rejects.toMatchObject({ code: "not_found:checkpoints" });
+    await expect(host.checkpoints.undoRestore(sessionId, fact.id)).rejects.toMatchObject({ code: "not_found:checkpoints" });
   });
 });

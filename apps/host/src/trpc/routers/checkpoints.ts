@@ -4,8 +4,9 @@ import { procedure } from "../trpc.js";
 
 const Id = z.string().min(1).max(100);
 
-/** Checkpoints (CODE-5): "Undo this turn" on a Changed files card, "Restore to here" on a user message. */
+/** Checkpoints (CODE-5): "Undo this turn" on a Changed files card, "Restore to here" on a user message and its undo. */
 export const checkpointsRouter = {
   undo: procedure.input(z.strictObject({ sessionId: Id, turnId: Id })).mutation(({ ctx, input }) => ctx.host.checkpoints.undo(input.sessionId, input.turnId)),
   restore: procedure.input(z.strictObject({ sessionId: Id, messageId: Id })).mutation(({ ctx, input }) => ctx.host.checkpoints.restore(input.sessionId, input.messageId)),
+  undoRestore: procedure.input(z.strictObject({ sessionId: Id, factId: Id })).mutation(({ ctx, input }) => ctx.host.checkpoints.undoRestore(input.sessionId, input.factId)),
 } satisfies TRPCRouterRecord;

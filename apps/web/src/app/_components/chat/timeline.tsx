@@ -79,7 +79,7 @@ function Row({
       return <ToolCard call={item} approval={approvals.get(item.callId)} output={outputs[item.id]} />;
     case "fact":
       if (CHECKPOINT_FACTS.has(item.factKind)) {
-        const undone = item.factKind === CHANGED_FILES_FACT ? undoneOf(item.payload, checkpoints) : null;
+        const undone = item.factKind === CHANGED_FILES_FACT ? undoneOf(item.payload, checkpoints) : (checkpoints.undoneRestores.get(item.id) ?? null);
         return <CheckpointFact fact={item} sessionId={sessionId} undone={undone} running={running} />;
       }
       return <FactRow fact={item} />;

@@ -14,7 +14,8 @@ export const CHECKPOINT_FACTS: ReadonlySet<string> = new Set([CHANGED_FILES_FACT
 export const ChangedFilesPayload = TurnChanges.extend({ turnId: z.string(), workspace: z.string() });
 export type ChangedFilesPayload = z.infer<typeof ChangedFilesPayload>;
 
-export const UndonePayload = z.object({ turnId: z.string(), result: RewindResult });
+/** `turnId` for "Undo this turn"; `restoreId` (the files_restored fact's id) for an undone restore. */
+export const UndonePayload = z.object({ turnId: z.string().nullable(), restoreId: z.string().optional(), result: RewindResult });
 export type UndonePayload = z.infer<typeof UndonePayload>;
 
 export const RestoredPayload = z.object({ messageId: z.string(), target: z.string(), result: RewindResult, changes: TurnChanges });
@@ -23,16 +24,19 @@ export type RestoredPayload = z.infer<typeof RestoredPayload>;
 export interface CheckpointIndex {
   /** turnId → the result of its "Undo this turn" (the first changes_undone fact for it). */
   undone: ReadonlyMap<string, RewindResult>;
+  /** files_restored fact id → the result of undoing that restore. */
+  undoneRestores: ReadonlyMap<string, RewindResult>;
   /** User messages with a Changed files card after them: "Restore files to here" applies. */
   restorable: ReadonlySet<string>;
 }
 
-export const EMPTY_INDEX: CheckpointIndex = { undone: new Map(), restorable: new Set() };
+export const EMPTY_INDEX: CheckpointIndex = { undone: new Map(), undoneRestores: new Map(), restorable: new Set() };
 
 /** Reads the checkpoint facts of a timeline (items in any order). */
 export function checkpointIndex(items: readonly TimelineItem[]): CheckpointIndex {
   const sorted = [...items].sort((a, b) => a.seq - b.seq);
   const undone = new Map<string, RewindResult>();
+  const undoneRestores = new Map<string, RewindResult>();
   const restorable = new Set<string>();
   let lastChange = -Infinity;
   for (const item of sorted) {
@@ -41,7 +45,8 @@ export function checkpointIndex(items: readonly TimelineItem[]): CheckpointIndex
       // The payload's own object is kept (not the parsed copy), so it stays the same between renders.
       if (UndonePayload.safeParse(item.payload).success) {
         const raw = item.payload as UndonePayload;
-        if (!undone.has(raw.turnId)) undone.set(raw.turnId, raw.result);
+        if (raw.turnId !== null && !undone.has(raw.turnId)) undone.set(raw.turnId, raw.result);
+        if (raw.restoreId && !undoneRestores.has(raw.restoreId)) undoneRestores.set(raw.restoreId, raw.result);
       }
     } else if (item.factKind === CHANGED_FILES_FACT && ChangedFilesPayload.safeParse(item.payload).success) {
       lastChange = Math.max(lastChange, item.seq);
@@ -50,7 +55,7 @@ export function checkpointIndex(items: readonly TimelineItem[]): CheckpointIndex
   for (const item of sorted) {
     if (item.kind === "message" && item.role === "user" && item.seq < lastChange) restorable.add(item.id);
   }
-  return { undone, restorable };
+  return { undone, undoneRestores, restorable };
 }
 
 export const STATUS_LETTER: Record<ChangedFile["status"], "A" | "M" | "D"> = { added: "A", modified: "M", deleted: "D" };

@@ -1,12 +1,16 @@
 "use client";
 import type { FactItem, RewindResult } from "@seam/shared";
-import { HistoryIcon, Undo2Icon } from "lucide-react";
+import { useMutation } from "@tanstack/react-query";
+import { HistoryIcon, LoaderCircleIcon, Undo2Icon } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { hostCodeOf } from "@/lib/host-error";
+import { useTRPC } from "@/trpc/react";
 import { memo } from "react";
 import { FactRow, FactShell, ModelText } from "../chat/fact-row";
 import { DiffCounts } from "../diff/patch-diff";
 import { ChangedFilesCard } from "./changed-files-card";
 import {
-  CHANGED_FILES_FACT, CHANGES_UNDONE_FACT, ChangedFilesPayload, FILES_RESTORED_FACT, fileCount, RestoredPayload, rewindSummary, UndonePayload,
+  CHANGED_FILES_FACT, CHANGES_UNDONE_FACT, ChangedFilesPayload, FILES_RESTORED_FACT, fileCount, RestoredPayload, rewindErrorAdvice, rewindSummary, UndonePayload,
 } from "./checkpoint-facts";
 import { ChangedFileList } from "./file-list";
 import { RewindResultView } from "./rewind-result";
@@ -23,7 +27,7 @@ export const CheckpointFact = memo(function CheckpointFact({
 }: {
   fact: FactItem;
   sessionId: string;
-  /** For a Changed files card: the result of its turn's undo, when a later fact records one. */
+  /** For a Changed files card: the result of its turn's undo; for a restore row: of undoing the restore. */
   undone: RewindResult | null;
   running: boolean;
 }) {
@@ -33,18 +37,18 @@ export const CheckpointFact = memo(function CheckpointFact({
   }
   if (fact.factKind === CHANGES_UNDONE_FACT) {
     const p = UndonePayload.safeParse(fact.payload);
-    if (p.success) return <UndoneRow fact={fact} result={p.data.result} />;
+    if (p.success) return <UndoneRow fact={fact} result={p.data.result} title={p.data.restoreId ? "Restore undone" : "Turn undone"} />;
   }
   if (fact.factKind === FILES_RESTORED_FACT) {
     const p = RestoredPayload.safeParse(fact.payload);
-    if (p.success) return <RestoredRow fact={fact} payload={p.data} />;
+    if (p.success) return <RestoredRow fact={fact} payload={p.data} sessionId={sessionId} undone={undone} running={running} />;
   }
   return <FactRow fact={fact} />;
 });
 
-function UndoneRow({ fact, result }: { fact: FactItem; result: RewindResult }) {
+function UndoneRow({ fact, result, title }: { fact: FactItem; result: RewindResult; title: string }) {
   return (
-    <FactShell fact={fact} icon={Undo2Icon} title="Turn undone" summary={rewindSummary(result)}>
+    <FactShell fact={fact} icon={Undo2Icon} title={title} summary={rewindSummary(result)}>
       <RewindResultView result={result} />
       <details className="text-[12px]">
         <summary className="cursor-pointer">What the model was told</summary>
@@ -56,8 +60,11 @@ function UndoneRow({ fact, result }: { fact: FactItem; result: RewindResult }) {
   );
 }
 
-function RestoredRow({ fact, payload }: { fact: FactItem; payload: RestoredPayload }) {
+function RestoredRow({ fact, payload, sessionId, undone, running }: { fact: FactItem; payload: RestoredPayload; sessionId: string; undone: RewindResult | null; running: boolean }) {
   const { changes, result } = payload;
+  const trpc = useTRPC();
+  const undo = useMutation(trpc.checkpoints.undoRestore.mutationOptions());
+  const reverted = undone ?? undo.data ?? null;
   return (
     <FactShell
       fact={fact}
@@ -77,9 +84,33 @@ function RestoredRow({ fact, payload }: { fact: FactItem; payload: RestoredPaylo
         <p>No file differed from the restored state.</p>
       )}
       {result.conflicts.length > 0 && <RewindResultView result={result} />}
-      <p className="text-[11.5px]">
-        The files as they were just before this restore are kept as snapshot <span className="font-mono">{result.before.slice(0, 12)}</span>.
-      </p>
+      {reverted ? (
+        <div data-testid="restore-undone" className="space-y-1">
+          <p className="font-medium text-foreground">Restore undone: {rewindSummary(reverted)}.</p>
+          {reverted.conflicts.length > 0 && <RewindResultView result={reverted} />}
+        </div>
+      ) : (
+        <div className="flex flex-wrap items-center gap-2">
+          <Button
+            data-testid="restore-undo"
+            size="sm"
+            variant="outline"
+            disabled={undo.isPending || running}
+            onClick={() => undo.mutate({ sessionId, factId: fact.id })}
+          >
+            {undo.isPending ? <LoaderCircleIcon className="size-3.5 animate-spin" /> : <Undo2Icon className="size-3.5" />}
+            Undo restore
+          </Button>
+          <span className="text-[11.5px]">
+            {running ? "Wait for the running turn to end." : "Puts the files back as they were just before this restore; files you changed since are left alone."}
+          </span>
+        </div>
+      )}
+      {undo.error && !reverted && (
+        <p role="alert" className="text-destructive">
+          Could not undo the restore: {rewindErrorAdvice(hostCodeOf(undo.error), undo.error.message)}
+        </p>
+      )}
       <details className="text-[12px]">
         <summary className="cursor-pointer">What the model was told</summary>
         <div className="mt-1.5">

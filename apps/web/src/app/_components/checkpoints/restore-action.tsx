@@ -32,7 +32,7 @@ export function RestoreDialog({ open, onOpenChange, pending, error, onConfirm }:
             </p>
             <p>
               Seam snapshots the current files first. The result appears as a “Files restored” row at the end of the conversation, listing every file it
-              changed and any it had to leave alone.
+              changed and any it had to leave alone, with “Undo restore” to put the files back as they are now.
             </p>
           </div>
         </AlertDialogDescription>
