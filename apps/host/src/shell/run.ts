@@ -44,8 +44,12 @@ export interface RunningCommand {
   stop(cause: StopCause): Promise<CommandExit>;
 }
 
-/** bash's stderr becomes its stdout, so both arrive interleaved on one pipe; `exec` keeps bash the group leader. */
-const MERGE_STDERR = 'exec "$@" 2>&1';
+/**
+ * bash's stderr becomes its stdout, so both arrive interleaved on one pipe; `exec` keeps bash the group leader.
+ * stdin is /dev/null, not the seam's pipe: Node's pipes are socketpairs, and a non-interactive bash whose stdin
+ * is a socket takes itself for an ssh session and sources ~/.bashrc (the user's prompt setup, pyenv, …).
+ */
+const MERGE_STDERR = 'exec "$@" 2>&1 </dev/null';
 /** How long output may keep coming after bash exited, from what it left running, before that is stopped. */
 const LINGER_MS = 100;
 const DRAIN_MS = 500;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 /** bash (CODE-3), unsandboxed: real processes in temp workspaces; survivors are looked for in /proc. */
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolRuntime } from "../../src/agent/runtime.js";
@@ -53,6 +56,26 @@ describe.skipIf(!linux)("bash (CODE-3)", { timeout: 30_000 }, () => {
     const read = await r.call("bash", { command: "read x; echo \"read=$?\"" });
     expect((read.canonical as BashResult).output).toBe("read=1\n");
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("CODE-3: bash runs as a plain command, never sourcing the user's ~/.bashrc (stdin is not a socket)", async () => {
+    await using scope = createScope("test");
+    const r = await rig(scope, { settings: OFF });
+    const home = mkdtempSync(join(tmpdir(), "seam-bashrc-"));
+    writeFileSync(join(home, ".bashrc"), "echo BASHRC-WAS-SOURCED\n");
+    const saved = { HOME: process.env.HOME, SHLVL: process.env.SHLVL };
+    // A host started from a service (SHLVL unset) is where bash's "started by sshd" guess used to fire.
+    process.env.HOME = home;
+    delete process.env.SHLVL;
+    try {
+      const out = await r.call("bash", { command: "echo plain; [ -t 0 ] || [ -S /dev/stdin ] || echo stdin-not-a-socket" });
+      expect((out.canonical as BashResult).output).toBe("plain\nstdin-not-a-socket\n");
+    } finally {
+      process.env.HOME = saved.HOME;
+      if (saved.SHLVL === undefined) delete process.env.SHLVL;
+      else process.env.SHLVL = saved.SHLVL;
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("CODE-3: a timeout kills the whole process group (grandchildren too) and returns the output so far as a timeout error", async () => {
