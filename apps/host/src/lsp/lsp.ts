@@ -62,6 +62,8 @@ export interface Deps {
   store: { settings: Store["settings"] };
   registry: ToolRegistry;
   env?: NodeJS.ProcessEnv;
+  /** Where commands are looked up after PATH (default: the host's node_modules/.bin); tests simulate a missing server. */
+  binDirs?: string[];
   log?: Log;
   pool?: Pick<PoolOptions, "maxSourceBytes" | "requestTimeoutMs" | "restartBudget" | "observe">;
   render?: Partial<RenderLimits>;
@@ -139,7 +141,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
         problems.set(c.id, "Disabled.");
         continue;
       }
-      const r = resolveServer(c, env);
+      const r = resolveServer(c, env, deps.binDirs);
       if (r.ok) runnable.push({ config: c, command: r.command });
       else problems.set(c.id, r.problem);
     }
@@ -192,7 +194,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     validateMapping(next);
     for (const id of touched) {
       const c = next.find((x) => x.id === id);
-      if (c) requireResolvable(c, env);
+      if (c) requireResolvable(c, env, deps.binDirs);
     }
     await deps.store.settings.set(SETTINGS_KEY, { servers: next } satisfies LspSettings);
     configs = next;
@@ -204,7 +206,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
 
   const api: Api = {
     servers: async () => list(),
-    presets: async () => presets(env),
+    presets: async () => presets(env, deps.binDirs),
     add: (input) => exclusive(async () => {
       const config = parseConfig(input);
       if (configs.some((c) => c.id === config.id)) throw new HostError("conflict:lsp", `id: a language server with the id "${config.id}" already exists.`, { reason: "duplicate_id", id: config.id });

@@ -64,10 +64,10 @@ const PRESETS: PresetDef[] = [
 ];
 
 /** The presets with `available` computed now (LSP-7). */
-export function presets(env: NodeJS.ProcessEnv = process.env): LspPreset[] {
+export function presets(env: NodeJS.ProcessEnv = process.env, binDirs?: string[]): LspPreset[] {
   return PRESETS.map((p) => {
     const config = p.config();
-    const available = resolveCommand(config.command, env) !== null;
+    const available = resolveCommand(config.command, env, binDirs) !== null;
     return { id: p.id, label: p.label, config, available, hint: available ? null : p.hint };
   });
 }

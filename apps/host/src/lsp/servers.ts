@@ -53,8 +53,8 @@ export type Resolution = { ok: true; command: string } | { ok: false; problem: s
  * The executable a config runs, or why it cannot run: the command resolves (PATH, then the host's
  * node_modules/.bin), and a script given to node as an absolute path exists.
  */
-export function resolveServer(config: LspServerConfig, env: NodeJS.ProcessEnv = process.env): Resolution {
-  const command = resolveCommand(config.command, env);
+export function resolveServer(config: LspServerConfig, env: NodeJS.ProcessEnv = process.env, binDirs?: string[]): Resolution {
+  const command = resolveCommand(config.command, env, binDirs);
   const hint = installHint(config.command, config.args);
   if (!command) {
     const where = isAbsolute(config.command) ? "is not an executable file" : "was not found on PATH or in the host's node_modules/.bin";
@@ -68,8 +68,8 @@ export function resolveServer(config: LspServerConfig, env: NodeJS.ProcessEnv = 
 }
 
 /** `resolveServer` for a save: an enabled server must resolve (disabled ones may be saved unresolved). */
-export function requireResolvable(config: LspServerConfig, env?: NodeJS.ProcessEnv): void {
+export function requireResolvable(config: LspServerConfig, env?: NodeJS.ProcessEnv, binDirs?: string[]): void {
   if (!config.enabled) return;
-  const r = resolveServer(config, env);
+  const r = resolveServer(config, env, binDirs);
   if (!r.ok) throw new HostError("bad_input:lsp", r.problem, { reason: "command_not_found", id: config.id });
 }

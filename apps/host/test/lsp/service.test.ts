@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LspServerConfigInput, LspServerView } from "@seam/shared";
@@ -8,6 +8,7 @@ import { lspStatus } from "../../src/lsp/status.js";
 import { createLog } from "../../src/core/log.js";
 import { createScope } from "../../src/core/scope.js";
 import { createLsp, SETTINGS_KEY } from "../../src/lsp/lsp.js";
+import { resolveCommand } from "../../src/lsp/command.js";
 import { FAKE_SERVER, eventually, memoryStore, refusal, running } from "./helpers.js";
 
 const fake = (id: string, extensions: string[], extra: Partial<LspServerConfigInput> = {}): LspServerConfigInput =>
@@ -18,11 +19,27 @@ afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
+/**
+ * An install without bash-language-server (it is a dev dependency here): PATH without node_modules/.bin, and a bin
+ * folder holding only the TypeScript and Python servers.
+ */
+function binWithoutBash(): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "seam-lsp-bin-"));
+  for (const name of ["typescript-language-server", "pyright-langserver"]) {
+    const real = resolveCommand(name);
+    if (real) symlinkSync(real, join(dir, name));
+  }
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return [dir];
+}
+
 async function service(initial?: unknown) {
   const store = memoryStore(initial === undefined ? {} : { [SETTINGS_KEY]: initial });
   const registry = createToolRegistry();
   const scope = createScope("test-lsp-service", { slowDisposeMs: Infinity });
-  const lsp = await createLsp(scope, { store, registry, throttleMs: 10, log: createLog("test", () => {}) });
+  const lsp = await createLsp(scope, {
+    store, registry, throttleMs: 10, log: createLog("test", () => {}), env: { ...process.env, PATH: "/usr/bin:/bin" }, binDirs: binWithoutBash(),
+  });
   const ws = realpathSync(mkdtempSync(join(tmpdir(), "seam-lsp-svc-")));
   writeFileSync(join(ws, "x.fake"), "one two\n");
   cleanups.push(() => rmSync(ws, { recursive: true, force: true }), () => scope.dispose());
