@@ -61,6 +61,9 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const web = await Web.create(scope.child("web"), {
     store: db.store, secrets, registry, env: opts.env, turnOf: (sessionId) => sessions.runningTurn(sessionId),
   });
+  // Created before the sessions, so it is disposed after them: a turn ended by shutdown still gets its end snapshot.
+  const checkpointsScope = scope.child("checkpoints");
+  const checkpoints = await Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env });
   const sessions = createSessionService(scope.child("sessions"), {
     store: db.store, registry, runtime, hooks, model: () => model.resolve(),
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
@@ -69,8 +72,6 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
   scope.add(sessions.beforeRemove(async (id) => workspace.ledger.forget(id)), "workspace:forget-reads");
-  const checkpointsScope = scope.child("checkpoints");
-  const checkpoints = await Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env });
   const turns = turnCheckpoints({ engine: checkpoints.api, runtime, sessions, items: db.store.items });
   for (const dispose of turns.disposers) checkpointsScope.add(dispose, "checkpoints:turns");
   const extensions = Extensions.create(scope.child("extensions"), {
