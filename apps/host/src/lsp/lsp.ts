@@ -63,7 +63,7 @@ export interface Deps {
   registry: ToolRegistry;
   env?: NodeJS.ProcessEnv;
   log?: Log;
-  pool?: Pick<PoolOptions, "maxSourceBytes" | "requestTimeoutMs" | "restartBudget" | "observe">;
+  pool?: Pick<PoolOptions, "maxSourceBytes" | "requestTimeoutMs" | "restartBudget" | "observe" | "maxOpenDocuments" | "readiness">;
   render?: Partial<RenderLimits>;
   /** Coalescing window for `events` (default 100 ms). */
   throttleMs?: number;

@@ -16,22 +16,27 @@ const SYNC_READ_BYTES = 256 * 1024;
 const tooLarge = (requested: string, maxBytes: number) =>
   new HostError("bad_input:lsp", `${requested} is larger than ${Math.round(maxBytes / 1024)} KiB; the lsp tool reads at most that much. Use grep or read_file on it instead.`, { reason: "file_too_large" });
 
-/** The whole file as UTF-8, refused when it is over `maxBytes`. */
-async function readCapped(file: string, requested: string, maxBytes: number): Promise<string> {
-  let size: number;
+/** A file's modification time and size when it was read: a cheap "did it change?" for open documents (LSP-4). */
+export interface Stamp { mtimeMs: number; size: number }
+
+/** The whole file as UTF-8 with its stamp, refused when it is over `maxBytes`. */
+export async function readCapped(file: string, requested: string, maxBytes: number): Promise<{ text: string; stamp: Stamp }> {
+  const stamp = { mtimeMs: 0, size: 0 };
   try {
     const stat = statSync(file);
     if (!stat.isFile()) throw new HostError("bad_input:lsp", `${requested} is not a regular file.`, { reason: "not_a_file" });
-    size = stat.size;
+    stamp.mtimeMs = stat.mtimeMs;
+    stamp.size = stat.size;
   } catch (error) {
     if (isHostError(error)) throw error;
     throw new HostError("not_found:lsp", `Cannot read ${requested}: ${messageOf(error)}`, { reason: "not_found" }, { cause: error });
   }
+  const { size } = stamp;
   if (size > maxBytes) throw tooLarge(requested, maxBytes);
   if (size <= SYNC_READ_BYTES) {
     const bytes = readFileSync(file);
     if (bytes.length > maxBytes) throw tooLarge(requested, maxBytes);
-    return bytes.toString("utf8");
+    return { text: bytes.toString("utf8"), stamp };
   }
   const handle = await open(file, "r");
   try {
@@ -45,15 +50,15 @@ async function readCapped(file: string, requested: string, maxBytes: number): Pr
       if (length === buffer.length) break;
     }
     if (length > maxBytes) throw tooLarge(requested, maxBytes);
-    return buffer.subarray(0, length).toString("utf8");
+    return { text: buffer.subarray(0, length).toString("utf8"), stamp };
   } finally {
     await handle.close();
   }
 }
 
 /** Reads the whole file under the byte cap and checks the position against it (LSP columns are UTF-16). */
-export async function readSource(file: string, input: SourcePosition, maxBytes: number): Promise<{ source: string; line: number; character: number }> {
-  const source = await readCapped(file, input.filePath, maxBytes);
+export async function readSource(file: string, input: SourcePosition, maxBytes: number): Promise<{ source: string; stamp: Stamp; line: number; character: number }> {
+  const { text: source, stamp } = await readCapped(file, input.filePath, maxBytes);
   const lines = splitLines(source);
   if (input.line > lines.length) {
     throw new HostError("bad_input:lsp", `line ${input.line} is past the end of ${input.filePath}, which has ${lines.length} lines.`, { reason: "invalid_position" });
@@ -67,7 +72,7 @@ export async function readSource(file: string, input: SourcePosition, maxBytes: 
   if (unit >= 0xdc00 && unit <= 0xdfff && before >= 0xd800 && before <= 0xdbff) {
     throw new HostError("bad_input:lsp", `character ${input.character} on line ${input.line} is the second half of a character that takes two UTF-16 code units (such as an emoji); use ${input.character - 1}.`, { reason: "invalid_position" });
   }
-  return { source, line: input.line, character: input.character };
+  return { source, stamp, line: input.line, character: input.character };
 }
 
 /**
