@@ -60,9 +60,13 @@ type Call = () => Promise<void>;
 /** `prepare` runs before each sample, outside the timing. */
 interface Pipeline { name: string; call: Call; prepare?(): void }
 
-/** A bare client: typescript-language-server spawned directly, initialized, main.ts opened once. */
+/**
+ * A bare client: typescript-language-server spawned directly, initialized, main.ts opened once. Detached (its own
+ * session), as Seam's `spawnChild` starts servers: under Linux's autogroup scheduling a server in the bench's own
+ * session competes with the bench for CPU and answers more slowly, which would flatter Seam's ratios.
+ */
 async function rawServer(): Promise<{ connection: MessageConnection; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [cli, "--stdio"], { cwd: ws, stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [cli, "--stdio"], { cwd: ws, stdio: ["pipe", "pipe", "ignore"], detached: true });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   connection.onRequest(() => null);
   connection.listen();

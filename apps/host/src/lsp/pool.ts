@@ -13,7 +13,7 @@ import { lastExtension, type ProviderRegistry } from "./registry.js";
 import { hoverMarkdown, locationsOf, type RawLocation } from "./results.js";
 import { contained, readCapped, readSource, realOrNull } from "./source.js";
 import type { FileChange, PoolEvent, PoolServerConfig } from "./pool-types.js";
-import { workspaceQueues } from "./workspace-queue.js";
+import { deadline, workspaceQueues } from "./workspace-queue.js";
 
 export type { FileChange, PoolEvent, PoolServerConfig } from "./pool-types.js";
 
@@ -132,8 +132,8 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
       try {
         const { text, stamp } = await readCapped(file, file, maxBytes);
         docs.sync(file, text, stamp);
-      } catch {
-        docs.close(file, "unreadable");
+      } catch (error) {
+        docs.close(file, isHostError(error) && error.data?.reason === "not_found" ? "deleted" : "unreadable");
       }
     }
   };
@@ -146,35 +146,49 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
     await serialized(root, undefined, () => resync(root, file, error.data?.reason === "not_found"));
   };
 
+  const queryWithin = async (input: QueryInput, signal: AbortSignal): Promise<QueryResult> => {
+    const root = realOrNull(input.workspace) ?? await workspaceRoot(input.workspace);
+    let file: string;
+    try {
+      file = await contained(root, input.filePath);
+    } catch (error) {
+      await forget(root, input.filePath, error);
+      throw error;
+    }
+    const provider = opts.registry.route(file);
+    if (!provider) {
+      const known = opts.registry.providers().flatMap((p) => p.extensions);
+      const ext = lastExtension(file);
+      throw new HostError("not_found:lsp", `No language server handles ${ext ? `${ext} files` : "files without an extension"}${known.length ? ` (configured: ${known.join(" ")})` : " (none is configured)"}. Use grep or read_file instead.`, { reason: "no_server" });
+    }
+    return serialized(root, signal, async () => {
+      let source: Awaited<ReturnType<typeof readSource>>;
+      try {
+        source = await readSource(file, input, maxBytes);
+      } catch (error) {
+        if (isHostError(error) && error.data?.reason !== "invalid_position") await resync(root, file, error.data?.reason === "not_found");
+        throw error;
+      }
+      const loaded: Loaded = { ...source, file, operation: input.operation, includeDeclaration: input.includeDeclaration ?? false };
+      const entry = entryFor(provider.id, root);
+      const { raw, mayBeIncomplete } = await ask(entry, loaded, signal);
+      return {
+        operation: input.operation, serverId: entry.serverId, root, file, source: loaded.source,
+        locations: input.operation === "hover" ? [] : locationsOf(raw),
+        hover: input.operation === "hover" ? hoverMarkdown(raw) : null,
+        mayBeIncomplete,
+      };
+    });
+  };
+
   const pool: Pool = {
     async query(input) {
-      const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-      const root = realOrNull(input.workspace) ?? await workspaceRoot(input.workspace);
-      const file = await contained(root, input.filePath).catch(async (error: unknown) => {
-        await forget(root, input.filePath, error);
-        throw error;
-      });
-      const provider = opts.registry.route(file);
-      if (!provider) {
-        const known = opts.registry.providers().flatMap((p) => p.extensions);
-        const ext = lastExtension(file);
-        throw new HostError("not_found:lsp", `No language server handles ${ext ? `${ext} files` : "files without an extension"}${known.length ? ` (configured: ${known.join(" ")})` : " (none is configured)"}. Use grep or read_file instead.`, { reason: "no_server" });
+      const { signal, done } = deadline(timeoutMs, input.signal);
+      try {
+        return await queryWithin(input, signal);
+      } finally {
+        done();
       }
-      return serialized(root, signal, async () => {
-        const source = await readSource(file, input, maxBytes).catch(async (error: unknown) => {
-          if (isHostError(error) && error.data?.reason !== "invalid_position") await resync(root, file, error.data?.reason === "not_found");
-          throw error;
-        });
-        const loaded: Loaded = { ...source, file, operation: input.operation, includeDeclaration: input.includeDeclaration ?? false };
-        const entry = entryFor(provider.id, root);
-        const { raw, mayBeIncomplete } = await ask(entry, loaded, signal);
-        return {
-          operation: input.operation, serverId: entry.serverId, root, file, source: loaded.source,
-          locations: input.operation === "hover" ? [] : locationsOf(raw),
-          hover: input.operation === "hover" ? hoverMarkdown(raw) : null,
-          mayBeIncomplete,
-        };
-      });
     },
 
     processes(serverId) {

@@ -48,7 +48,9 @@ export function askReplacingOnce(d: ReplaceDeps) {
     for (;;) {
       if (entry.broken) throw new HostError("unavailable:lsp", `The language server "${entry.serverId}" is failing: ${entry.broken}`, { reason: "server_failed" });
       try {
-        const client = await untilAborted(start(entry), signal);
+        // A running client is used as is: no start promise, no abort listener on the warm path.
+        const running = entry.client && !entry.client.closed ? entry.client : undefined;
+        const client = running ?? await untilAborted(start(entry), signal);
         clearTimeout(entry.idle);
         const answer = await exchange(entry, client, loaded, signal, d.exchange);
         entry.lastUsedAt = new Date().toISOString();

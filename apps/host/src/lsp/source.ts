@@ -1,7 +1,7 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { resolve } from "node:path";
-import { HostError, isHostError, messageOf } from "../core/errors.js";
+import { HostError, messageOf } from "../core/errors.js";
 import { isInside, resolveInside } from "../workspace/contain.js";
 import { splitLines } from "./results.js";
 
@@ -19,29 +19,40 @@ const tooLarge = (requested: string, maxBytes: number) =>
 /** A file's modification time and size when it was read: a cheap "did it change?" for open documents (LSP-4). */
 export interface Stamp { mtimeMs: number; size: number }
 
-/** The whole file as UTF-8 with its stamp, refused when it is over `maxBytes`. */
+/** The whole file as UTF-8 with its stamp, refused when it is over `maxBytes`; one open, fstat and read for small files. */
 export async function readCapped(file: string, requested: string, maxBytes: number): Promise<{ text: string; stamp: Stamp }> {
-  const stamp = { mtimeMs: 0, size: 0 };
+  let fd: number;
+  let stamp: Stamp;
   try {
-    const stat = statSync(file);
-    if (!stat.isFile()) throw new HostError("bad_input:lsp", `${requested} is not a regular file.`, { reason: "not_a_file" });
-    stamp.mtimeMs = stat.mtimeMs;
-    stamp.size = stat.size;
+    fd = openSync(file, "r");
   } catch (error) {
-    if (isHostError(error)) throw error;
     throw new HostError("not_found:lsp", `Cannot read ${requested}: ${messageOf(error)}`, { reason: "not_found" }, { cause: error });
   }
-  const { size } = stamp;
-  if (size > maxBytes) throw tooLarge(requested, maxBytes);
-  if (size <= SYNC_READ_BYTES) {
-    const bytes = readFileSync(file);
-    if (bytes.length > maxBytes) throw tooLarge(requested, maxBytes);
-    return { text: bytes.toString("utf8"), stamp };
+  let expected: number;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new HostError("bad_input:lsp", `${requested} is not a regular file.`, { reason: "not_a_file" });
+    stamp = { mtimeMs: stat.mtimeMs, size: stat.size };
+    if (stamp.size > maxBytes) throw tooLarge(requested, maxBytes);
+    expected = stamp.size;
+    if (stamp.size <= SYNC_READ_BYTES) {
+      // One byte more than the size tells a file that grew since fstat; it is then read the long way.
+      const buffer = Buffer.allocUnsafe(stamp.size + 1);
+      const length = readSync(fd, buffer, 0, buffer.length, 0);
+      if (length <= stamp.size) return { text: buffer.toString("utf8", 0, length), stamp };
+      expected = maxBytes;
+    }
+  } finally {
+    closeSync(fd);
   }
+  return { text: await readLarge(file, requested, maxBytes, expected), stamp };
+}
+
+async function readLarge(file: string, requested: string, maxBytes: number, expected: number): Promise<string> {
   const handle = await open(file, "r");
   try {
     // One byte more than allowed tells a file at the limit from one that grew past it since stat.
-    const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
+    const buffer = Buffer.alloc(Math.min(expected, maxBytes) + 1);
     let length = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
@@ -50,7 +61,7 @@ export async function readCapped(file: string, requested: string, maxBytes: numb
       if (length === buffer.length) break;
     }
     if (length > maxBytes) throw tooLarge(requested, maxBytes);
-    return { text: buffer.subarray(0, length).toString("utf8"), stamp };
+    return buffer.subarray(0, length).toString("utf8");
   } finally {
     await handle.close();
   }

@@ -55,7 +55,8 @@ describe("LSP in the host", () => {
     const conflict = trpcError(await caller.lsp.add({ id: "deno", command: process.execPath, args: [FAKE_SERVER], extensions: [".ts"], enabled: true, idleTimeoutMs: 600_000 }).catch((e: unknown) => e));
     expect(conflict?.code).toBe("CONFLICT");
     expect(conflict?.message).toContain('.ts is claimed by both "typescript" and "deno"');
-    const missing = trpcError(await caller.lsp.add({ id: "bash", command: "bash-language-server", args: ["start"], extensions: [".sh"], enabled: true, idleTimeoutMs: 600_000 }).catch((e: unknown) => e));
+    // bash-language-server is installed (a devDependency): a missing one is an absolute path that does not exist.
+    const missing = trpcError(await caller.lsp.add({ id: "bash", command: "/nonexistent/bin/bash-language-server", args: ["start"], extensions: [".sh"], enabled: true, idleTimeoutMs: 600_000 }).catch((e: unknown) => e));
     expect(missing?.code).toBe("BAD_REQUEST");
     expect(missing?.message).toMatch(/^command: /);
     const invalid = trpcError(await caller.lsp.add({ id: "x", command: "x", args: [], extensions: [], enabled: true, idleTimeoutMs: 600_000 }).catch((e: unknown) => e));

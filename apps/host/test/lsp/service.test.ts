@@ -13,6 +13,9 @@ import { FAKE_SERVER, eventually, memoryStore, refusal, running } from "./helper
 const fake = (id: string, extensions: string[], extra: Partial<LspServerConfigInput> = {}): LspServerConfigInput =>
   ({ id, command: process.execPath, args: [FAKE_SERVER, "{}"], extensions, ...extra });
 
+/** bash-language-server is installed (a devDependency), so a missing one is an absolute path that does not exist. */
+const MISSING_BASH = "/nonexistent/bin/bash-language-server";
+
 let cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
@@ -46,11 +49,11 @@ describe("LSP settings API (LSP-5, LSP-7)", () => {
     expect(row(await s.api.servers(), s.registry.visible())).toMatchObject({ codePresent: true, configured: true, visible: true, ready: true });
   });
 
-  it("presets: TypeScript and Python available here, Bash not, with an install hint", async () => {
+  it("presets: TypeScript, Python and Bash available here (host devDependencies), so no install hint", async () => {
     const s = await service();
     const presets = await s.api.presets();
-    expect(presets.map((p) => [p.id, p.available])).toEqual([["typescript", true], ["python", true], ["bash", false]]);
-    expect(presets[2]!.hint).toContain("npm i -g bash-language-server");
+    expect(presets.map((p) => [p.id, p.available])).toEqual([["typescript", true], ["python", true], ["bash", true]]);
+    expect(presets[2]!.hint).toBeNull();
     expect(presets[0]!.config.initializationOptions).toMatchObject({ tsserver: { path: expect.stringMatching(/typescript5\/lib\/tsserver\.js$/) } });
   });
 
@@ -95,10 +98,10 @@ describe("LSP settings API (LSP-5, LSP-7)", () => {
 
   it("an enabled server whose command does not resolve is refused with how to install it; a disabled one is saved", async () => {
     const s = await service();
-    const error = await refusal(s.api.add({ id: "bash", command: "bash-language-server", args: ["start"], extensions: [".sh"] }));
+    const error = await refusal(s.api.add({ id: "bash", command: MISSING_BASH, args: ["start"], extensions: [".sh"] }));
     expect(error.code).toBe("bad_input:lsp");
     expect(error.publicCode).toBe("command_not_found");
-    expect(error.message).toMatch(/^command: "bash-language-server" was not found/);
+    expect(error.message).toMatch(/^command: "\/nonexistent\/bin\/bash-language-server" is not an executable file/);
     expect(error.message).toContain("npm i -g bash-language-server");
     expect(s.store.values.has(SETTINGS_KEY)).toBe(false);
     const missingScript = await refusal(s.api.add({ id: "gone", command: process.execPath, args: ["/nowhere/server.js"], extensions: [".gone"] }));
@@ -164,7 +167,7 @@ describe("LSP settings API (LSP-5, LSP-7)", () => {
   it("start-up: saved servers whose command is missing, or that conflict, are inactive with the reason in words", async () => {
     const s = await service({
       servers: [
-        { id: "bash", command: "bash-language-server", args: ["start"], extensions: [".sh"] },
+        { id: "bash", command: MISSING_BASH, args: ["start"], extensions: [".sh"] },
         fake("one", [".dup", ".a"]),
         fake("two", [".dup"]),
         fake("ok", [".ok"]),
