@@ -7,6 +7,7 @@ import {
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import { spawnChild, type ChildHandle } from "../core/process.js";
 import type { Disposer, Scope } from "../core/scope.js";
+import { trackProgress, type ProgressState } from "./progress.js";
 
 /** What the server said it can do in its `initialize` result (the parts Seam reads). */
 export type ServerCapabilities = Record<string, unknown>;
@@ -33,6 +34,10 @@ export interface LspClient {
   readonly pid: number;
   readonly capabilities: ServerCapabilities;
   readonly closed: boolean;
+  /** When the process was spawned (epoch ms): how long it has had to index (LSP-8). */
+  readonly spawnedAt: number;
+  /** Its open work-done progress (indexing, project loading), LSP-8. */
+  readonly progress: ProgressState;
   /**
    * A request; `signal` aborting sends `$/cancelRequest` and rejects with the signal's HostError
    * reason (or `cancelled`). Rejects with `closed:lsp` when the connection dies first (STYLE §8 #5).
@@ -52,7 +57,7 @@ const SHUTDOWN_MS = 2_000;
 const CLIENT_CAPABILITIES = {
   general: { positionEncodings: ["utf-16"] },
   workspace: { workspaceFolders: true, configuration: true, applyEdit: false },
-  window: { workDoneProgress: false },
+  window: { workDoneProgress: true },
   textDocument: {
     synchronization: { dynamicRegistration: false, willSave: false, willSaveWaitUntil: false, didSave: false },
     definition: { dynamicRegistration: false, linkSupport: true },
@@ -67,6 +72,7 @@ const TRANSPORT_CODES = new Set<number>([ErrorCodes.MessageWriteError, ErrorCode
 
 /** Spawns the server through the subprocess seam (LSP-6) in `scope` and runs `initialize`/`initialized`. */
 export async function startClient(scope: Scope, opts: ClientOptions): Promise<LspClient> {
+  const spawnedAt = Date.now();
   const child: ChildHandle = spawnChild(scope, {
     command: opts.command, args: [...opts.args], cwd: opts.root, label: opts.label, stderrLimitBytes: opts.stderrLimitBytes ?? 16 * 1024,
   });
@@ -115,10 +121,10 @@ export async function startClient(scope: Scope, opts: ClientOptions): Promise<Ls
   connection.onRequest("workspace/workspaceFolders", () => [folder]);
   connection.onRequest("client/registerCapability", () => null);
   connection.onRequest("client/unregisterCapability", () => null);
-  connection.onRequest("window/workDoneProgress/create", () => null);
   connection.onRequest("window/showMessageRequest", () => null);
   connection.onRequest("workspace/applyEdit", () => ({ applied: false, failureReason: "Seam's language-server client is read-only." }));
   connection.onRequest("window/showDocument", () => ({ success: false }));
+  const progress = trackProgress(connection);
   connection.listen();
 
   const request = <R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> => {
@@ -214,6 +220,8 @@ export async function startClient(scope: Scope, opts: ClientOptions): Promise<Ls
     pid: child.pid,
     capabilities,
     get closed() { return closedWith !== undefined; },
+    spawnedAt,
+    progress,
     request,
     notify,
     onClose(fn) {

@@ -65,7 +65,7 @@ export interface Deps {
   /** Where commands are looked up after PATH (default: the host's node_modules/.bin); tests simulate a missing server. */
   binDirs?: string[];
   log?: Log;
-  pool?: Pick<PoolOptions, "maxSourceBytes" | "requestTimeoutMs" | "restartBudget" | "observe">;
+  pool?: Pick<PoolOptions, "maxSourceBytes" | "requestTimeoutMs" | "restartBudget" | "observe" | "maxOpenDocuments" | "readiness">;
   render?: Partial<RenderLimits>;
   /** Coalescing window for `events` (default 100 ms). */
   throttleMs?: number;

@@ -3,6 +3,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import { createRestartBudget, type RestartBudget, type RestartPolicy } from "../core/supervisor.js";
 import { startClient, type LspClient } from "./client.js";
+import type { OpenDocuments } from "./documents.js";
 import type { PoolEvent, PoolServerConfig } from "./pool-types.js";
 import type { Serialized } from "./workspace-queue.js";
 
@@ -26,7 +27,8 @@ export interface Entry {
   stderrTail: () => string;
   idle: NodeJS.Timeout | undefined;
   retired: boolean;
-  versions: number;
+  /** The documents open on the current process (LSP-4 revised); replaced with the process. */
+  documents: OpenDocuments | undefined;
 }
 
 /** LSP-4 as the core supervisor's schedule: a query replaces its server once, at once; the budget spans queries. */
@@ -56,7 +58,7 @@ export function poolProcesses(d: ProcessDeps) {
       entry = {
         key, serverId, root, config, scope: undefined, client: undefined, spawning: undefined, state: "stopped", pid: null, restarts: 0,
         budget: createRestartBudget(replaceOnce(d.restartBudget)), broken: null, startedAt: null, lastUsedAt: null, lastError: null,
-        stderrTail: () => "", idle: undefined, retired: false, versions: 0,
+        stderrTail: () => "", idle: undefined, retired: false, documents: undefined,
       };
       entries.set(key, entry);
     }
@@ -95,6 +97,7 @@ async function stopProcess(d: ProcessDeps, entry: Entry, state: LspProcessView["
   clearTimeout(entry.idle);
   const { scope: serverScope, client } = entry;
   entry.client = undefined;
+  entry.documents = undefined;
   entry.scope = undefined;
   entry.spawning = undefined;
   if (client) entry.stderrTail = client.stderrTail;
@@ -171,7 +174,9 @@ function scheduleIdle(d: ProcessDeps, entry: Entry) {
   entry.idle = setTimeout(() => {
     void d.serialized(entry.root, undefined, async () => {
       // A query that ran while this waited in the queue keeps the server (and scheduled its own timer).
-      if (entry.client && !entry.retired && entry.lastUsedAt === scheduledAt) await stopProcess(d, entry, "stopped");
+      if (!entry.client || entry.retired || entry.lastUsedAt !== scheduledAt) return;
+      if (entry.documents?.client === entry.client) entry.documents.closeAll("idle");
+      await stopProcess(d, entry, "stopped");
     }).catch(() => {});
   }, entry.config.idleTimeoutMs);
   entry.idle.unref();

@@ -1,16 +1,19 @@
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LspOperation, LspProcessView } from "@seam/shared";
-import { HostError, messageOf } from "../core/errors.js";
+import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
-import { workspaceRoot } from "../workspace/contain.js";
-import type { Loaded } from "./exchange.js";
-import { poolProcesses } from "./pool-process.js";
+import { isInside, realpathOfExistingPrefix, workspaceRoot } from "../workspace/contain.js";
+import { MAX_OPEN_DOCUMENTS } from "./documents.js";
+import type { ExchangeOptions, Loaded } from "./exchange.js";
+import { poolProcesses, type Entry } from "./pool-process.js";
+import { DEFAULT_READINESS, type ReadinessOptions } from "./readiness.js";
 import { askReplacingOnce } from "./replace-once.js";
 import { lastExtension, type ProviderRegistry } from "./registry.js";
 import { hoverMarkdown, locationsOf, type RawLocation } from "./results.js";
-import { contained, readSource, realOrNull } from "./source.js";
+import { contained, readCapped, readSource, realOrNull } from "./source.js";
 import type { FileChange, PoolEvent, PoolServerConfig } from "./pool-types.js";
-import { workspaceQueues } from "./workspace-queue.js";
+import { deadline, workspaceQueues } from "./workspace-queue.js";
 
 export type { FileChange, PoolEvent, PoolServerConfig } from "./pool-types.js";
 
@@ -24,6 +27,10 @@ export interface PoolOptions {
   requestTimeoutMs?: number;
   /** More transport failures than `max` within `windowMs` mark the process failed until a restart (default 4 in 3 min). */
   restartBudget?: { max: number; windowMs: number };
+  /** Documents kept open per server process; the least recently used beyond it are closed (default 200). */
+  maxOpenDocuments?: number;
+  /** How long a query waits for a server that may still be indexing (LSP-8). */
+  readiness?: Partial<ReadinessOptions>;
   onChange?(): void;
   observe?(event: PoolEvent): void;
 }
@@ -36,6 +43,8 @@ export interface QueryInput {
   line: number;
   /** 1-based, in UTF-16 code units. */
   character: number;
+  /** findReferences: list the declaration itself too (default false, LSP-8). Ignored by other operations. */
+  includeDeclaration?: boolean;
   signal?: AbortSignal;
 }
 
@@ -50,10 +59,15 @@ export interface QueryResult {
   source: string;
   locations: RawLocation[];
   hover: string | null;
+  /** The server may still have been indexing: work-done progress outlasted the wait, or it answered nothing while young (LSP-8). */
+  mayBeIncomplete: boolean;
 }
 
 export interface Pool {
-  /** read → didOpen → query → didClose on the workspace's queue; one replacement on transport failure (LSP-4). */
+  /**
+   * On the workspace's queue: read the file, bring the server's open document up to date (didOpen, didChange or
+   * nothing), ask once the server is ready (LSP-8); one replacement on transport failure (LSP-4).
+   */
   query(input: QueryInput): Promise<QueryResult>;
   processes(serverId?: string): LspProcessView[];
   /** Restarts a server's processes (one workspace's, or all); a workspace without one gets it started. */
@@ -62,7 +76,8 @@ export interface Pool {
   disposeServer(serverId: string): Promise<void>;
   /**
    * Tells every running server of the file's workspace that Seam changed it (CODE-6, LSP-4), in order with
-   * the workspace's queries. Servers that are not running learn it from disk when they start.
+   * the workspace's queries: an open document gets the new text (didChange) or is closed (deleted), then
+   * `workspace/didChangeWatchedFiles`. Servers that are not running learn it from disk when they start.
    */
   fileChanged(workspace: string, file: string, change: FileChange): Promise<void>;
 }
@@ -86,6 +101,8 @@ const rejections = (results: PromiseSettledResult<unknown>[]) => results.flatMap
 
 export function createPool(scope: Scope, opts: PoolOptions): Pool {
   const maxBytes = opts.maxSourceBytes ?? MAX_SOURCE_BYTES;
+  const maxOpenDocuments = opts.maxOpenDocuments ?? MAX_OPEN_DOCUMENTS;
+  if (!Number.isInteger(maxOpenDocuments) || maxOpenDocuments < 1) throw new HostError("bad_input:lsp", `maxOpenDocuments must be a positive integer, not ${maxOpenDocuments}.`, { reason: "invalid_config" });
   const timeoutMs = opts.requestTimeoutMs ?? 60_000;
   const budget = opts.restartBudget ?? DEFAULT_BUDGET;
   const changed = quietly(() => opts.onChange?.());
@@ -96,29 +113,82 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
     servers: scope.child("servers"), serverFor: (id) => opts.serverFor(id), restartBudget: budget, serialized, changed, observe,
   });
 
-  const ask = askReplacingOnce({ start, stopProcess, scheduleIdle, changed, observe, budgetWindowMs: budget.windowMs });
+  const exchangeOptions: ExchangeOptions = { maxOpenDocuments, maxSourceBytes: maxBytes, readiness: { ...DEFAULT_READINESS, ...opts.readiness }, observe };
+  const ask = askReplacingOnce({ start, stopProcess, scheduleIdle, changed, observe, budgetWindowMs: budget.windowMs, exchange: exchangeOptions });
+
+  /** The workspace's entries with a live process. */
+  const live = (root: string) => [...entries.values()].filter((e) => e.root === root && e.client && !e.client.closed);
+  const openOn = (e: Entry, file: string) => (e.documents && e.documents.client === e.client && e.documents.isOpen(file) ? e.documents : undefined);
+
+  /** Brings the open documents of `file` up to date with the disk, on every live server of `root` (run it on the queue). */
+  const resync = async (root: string, file: string, deleted: boolean) => {
+    for (const e of live(root)) {
+      const docs = openOn(e, file);
+      if (!docs) continue;
+      if (deleted) {
+        docs.close(file, "deleted");
+        continue;
+      }
+      try {
+        const { text, stamp } = await readCapped(file, file, maxBytes);
+        docs.sync(file, text, stamp);
+      } catch (error) {
+        docs.close(file, isHostError(error) && error.data?.reason === "not_found" ? "deleted" : "unreadable");
+      }
+    }
+  };
+
+  /** A query found its file gone or unreadable: servers holding it open close it. */
+  const forget = async (root: string, requested: string, error: unknown) => {
+    if (!isHostError(error) || !["not_found", "file_too_large", "not_a_file"].includes(String(error.data?.reason))) return;
+    const file = realOrNull(resolve(root, requested)) ?? await realpathOfExistingPrefix(resolve(root, requested));
+    if (!isInside(root, file) || !live(root).some((e) => openOn(e, file))) return;
+    await serialized(root, undefined, () => resync(root, file, error.data?.reason === "not_found"));
+  };
+
+  const queryWithin = async (input: QueryInput, signal: AbortSignal): Promise<QueryResult> => {
+    const root = realOrNull(input.workspace) ?? await workspaceRoot(input.workspace);
+    let file: string;
+    try {
+      file = await contained(root, input.filePath);
+    } catch (error) {
+      await forget(root, input.filePath, error);
+      throw error;
+    }
+    const provider = opts.registry.route(file);
+    if (!provider) {
+      const known = opts.registry.providers().flatMap((p) => p.extensions);
+      const ext = lastExtension(file);
+      throw new HostError("not_found:lsp", `No language server handles ${ext ? `${ext} files` : "files without an extension"}${known.length ? ` (configured: ${known.join(" ")})` : " (none is configured)"}. Use grep or read_file instead.`, { reason: "no_server" });
+    }
+    return serialized(root, signal, async () => {
+      let source: Awaited<ReturnType<typeof readSource>>;
+      try {
+        source = await readSource(file, input, maxBytes);
+      } catch (error) {
+        if (isHostError(error) && error.data?.reason !== "invalid_position") await resync(root, file, error.data?.reason === "not_found");
+        throw error;
+      }
+      const loaded: Loaded = { ...source, file, operation: input.operation, includeDeclaration: input.includeDeclaration ?? false };
+      const entry = entryFor(provider.id, root);
+      const { raw, mayBeIncomplete } = await ask(entry, loaded, signal);
+      return {
+        operation: input.operation, serverId: entry.serverId, root, file, source: loaded.source,
+        locations: input.operation === "hover" ? [] : locationsOf(raw),
+        hover: input.operation === "hover" ? hoverMarkdown(raw) : null,
+        mayBeIncomplete,
+      };
+    });
+  };
 
   const pool: Pool = {
     async query(input) {
-      const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-      const root = realOrNull(input.workspace) ?? await workspaceRoot(input.workspace);
-      const file = await contained(root, input.filePath);
-      const provider = opts.registry.route(file);
-      if (!provider) {
-        const known = opts.registry.providers().flatMap((p) => p.extensions);
-        const ext = lastExtension(file);
-        throw new HostError("not_found:lsp", `No language server handles ${ext ? `${ext} files` : "files without an extension"}${known.length ? ` (configured: ${known.join(" ")})` : " (none is configured)"}. Use grep or read_file instead.`, { reason: "no_server" });
+      const { signal, done } = deadline(timeoutMs, input.signal);
+      try {
+        return await queryWithin(input, signal);
+      } finally {
+        done();
       }
-      return serialized(root, signal, async () => {
-        const loaded: Loaded = { ...(await readSource(file, input, maxBytes)), file, operation: input.operation };
-        const entry = entryFor(provider.id, root);
-        const raw = await ask(entry, loaded, signal);
-        return {
-          operation: input.operation, serverId: entry.serverId, root, file, source: loaded.source,
-          locations: input.operation === "hover" ? [] : locationsOf(raw),
-          hover: input.operation === "hover" ? hoverMarkdown(raw) : null,
-        };
-      });
     },
 
     processes(serverId) {
@@ -157,12 +227,12 @@ export function createPool(scope: Scope, opts: PoolOptions): Pool {
 
     async fileChanged(workspace, file, change) {
       const root = realOrNull(workspace);
-      if (!root) return;
-      const live = [...entries.values()].filter((e) => e.root === root && e.client && !e.client.closed);
-      if (live.length === 0) return;
-      const uri = pathToFileURL(file).href;
+      if (!root || live(root).length === 0) return;
+      const real = realOrNull(file) ?? await realpathOfExistingPrefix(file);
+      const uri = pathToFileURL(real).href;
       await serialized(root, undefined, async () => {
-        for (const e of live) {
+        await resync(root, real, change === "deleted");
+        for (const e of live(root)) {
           if (!e.client || e.client.closed || e.pid === null) continue;
           observe({ type: "didChangeWatchedFiles", serverId: e.serverId, workspace: root, pid: e.pid, uri });
           await e.client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri, type: CHANGE_TYPE[change] }] }).catch(() => {});

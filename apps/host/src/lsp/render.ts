@@ -28,6 +28,8 @@ export interface LspToolResult {
   locations: LspLocationView[];
   hover?: { markdown: string };
   truncated: boolean;
+  /** Present (true) when the server may still have been indexing, so the answer may be incomplete (LSP-8). */
+  mayBeIncomplete?: true;
 }
 
 export interface RenderLimits {
@@ -57,6 +59,14 @@ interface Placed { abs: string | null; uri: string; inside: boolean; loc: RawLoc
 
 /** Normalized query result → canonical + rendered text, with excerpts read one line each. */
 export async function renderQuery(r: QueryResult, query: { filePath: string; line: number; character: number }, limits: RenderLimits = DEFAULT_RENDER_LIMITS) {
+  const out = await renderComplete(r, query, limits);
+  if (!r.mayBeIncomplete) return out;
+  return { canonical: { ...out.canonical, mayBeIncomplete: true } satisfies LspToolResult, rendered: `${out.rendered}\n${INCOMPLETE_NOTE}` };
+}
+
+const INCOMPLETE_NOTE = "[This answer may be incomplete: the language server was still indexing the workspace (it had just started, or reported work in progress). Ask again in a few seconds if it matters.]";
+
+async function renderComplete(r: QueryResult, query: { filePath: string; line: number; character: number }, limits: RenderLimits) {
   const at = `${displayPath(r.root, r.file)}:${query.line}:${query.character}`;
   if (r.operation === "hover") {
     const result: LspToolResult = { operation: "hover", locations: [], truncated: false };

@@ -1,9 +1,10 @@
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { RestartDecision } from "../core/supervisor.js";
 import type { LspClient } from "./client.js";
-import { exchange, type Loaded } from "./exchange.js";
+import { exchange, type ExchangeOptions, type Loaded } from "./exchange.js";
 import type { Entry } from "./pool-process.js";
 import type { PoolEvent } from "./pool-types.js";
+import type { Answer } from "./readiness.js";
 import { untilAborted } from "./workspace-queue.js";
 
 /** A failure of the process or its pipes: the one kind a read-only query is replayed after. */
@@ -18,6 +19,7 @@ export interface ReplaceDeps {
   observe(event: PoolEvent): void;
   /** The restart budget's window, for the message of a spent budget. */
   budgetWindowMs: number;
+  exchange: ExchangeOptions;
 }
 
 /**
@@ -41,18 +43,20 @@ export function askReplacingOnce(d: ReplaceDeps) {
   };
 
   /** Asks the entry's server, replacing it once on a transport failure and replaying (every operation is read-only). */
-  const ask = async (entry: Entry, loaded: Loaded, signal: AbortSignal): Promise<unknown> => {
+  const ask = async (entry: Entry, loaded: Loaded, signal: AbortSignal): Promise<Answer> => {
     entry.budget.resetAttempts(); // each query may replace its server once
     for (;;) {
       if (entry.broken) throw new HostError("unavailable:lsp", `The language server "${entry.serverId}" is failing: ${entry.broken}`, { reason: "server_failed" });
       try {
-        const client = await untilAborted(start(entry), signal);
+        // A running client is used as is: no start promise, no abort listener on the warm path.
+        const running = entry.client && !entry.client.closed ? entry.client : undefined;
+        const client = running ?? await untilAborted(start(entry), signal);
         clearTimeout(entry.idle);
-        const raw = await exchange(entry, client, loaded, signal, observe);
+        const answer = await exchange(entry, client, loaded, signal, d.exchange);
         entry.lastUsedAt = new Date().toISOString();
         scheduleIdle(entry);
         changed();
-        return raw;
+        return answer;
       } catch (error) {
         if (signal.aborted || !isTransportFailure(error)) throw error;
         const decision = recordFailure(entry, error);

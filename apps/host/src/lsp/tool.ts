@@ -20,6 +20,7 @@ export const LspToolInput = z.object({
   filePath: z.string().min(1).describe("File path, relative to the workspace root"),
   line: z.number().int().min(1).describe("1-based line of the symbol"),
   character: z.number().int().min(1).describe("1-based column of the symbol in UTF-16 code units (an emoji counts 2)"),
+  includeDeclaration: z.boolean().optional().describe("findReferences only: also list the symbol's declaration (default false)"),
 });
 
 export interface LspToolDeps {
@@ -43,7 +44,7 @@ export function lspTool(deps: LspToolDeps): ToolDef {
     maxRenderedChars: limits.maxChars + 500,
     async run(args, ctx) {
       if (!ctx.workspace) throw new HostError("bad_input:lsp", "This session has no workspace, so there is nothing to ask a language server about.", { reason: "no_workspace" });
-      const result = await deps.query({ workspace: ctx.workspace, filePath: args.filePath, operation: args.operation, line: args.line, character: args.character, signal: ctx.signal });
+      const result = await deps.query({ workspace: ctx.workspace, filePath: args.filePath, operation: args.operation, line: args.line, character: args.character, includeDeclaration: args.includeDeclaration, signal: ctx.signal });
       return renderQuery(result, args, limits);
     },
   });

@@ -51,7 +51,10 @@ export function recorder() {
   };
 }
 
-export interface FakeOptions { delayMs?: number; hang?: boolean; crash?: "always"; implementation?: boolean; hoverMissing?: boolean; log?: string; child?: boolean }
+export interface FakeOptions {
+  delayMs?: number; hang?: boolean; crash?: "always"; implementation?: boolean; hoverMissing?: boolean; log?: string; child?: boolean;
+  emptyForMs?: number; progressMs?: number; progressEnds?: boolean;
+}
 
 /** A pool over the fake server (extensions .ts and .txt) in its own scope. */
 export function fakePool(fake: FakeOptions = {}, options: Partial<PoolOptions> & { idleTimeoutMs?: number } = {}) {
@@ -109,4 +112,25 @@ export async function eventually(done: () => boolean, ms = 10_000): Promise<bool
     await new Promise((r) => setTimeout(r, 25));
   }
   return done();
+}
+
+/** A pool over one real server (`config`), routing `extensions`, in its own scope. */
+export function realPool(config: Omit<PoolServerConfig, "idleTimeoutMs"> & { idleTimeoutMs?: number }, extensions: string[], options: Partial<PoolOptions> = {}) {
+  const scope: Scope = createScope(`test-lsp-${config.id}`, { slowDisposeMs: Infinity });
+  const registry: ProviderRegistry = createProviderRegistry();
+  registry.register({ id: config.id, extensions });
+  const server: PoolServerConfig = { ...config, idleTimeoutMs: config.idleTimeoutMs ?? 600_000 };
+  const rec = recorder();
+  const pool: Pool = createPool(scope, { registry, serverFor: (id) => (id === config.id ? server : undefined), observe: rec.observe, ...options });
+  return { scope, pool, rec, [Symbol.asyncDispose]: () => scope.dispose() };
+}
+
+/** Document events (didOpen, didChange, didClose) as `type name[:version|:reason]`, file names only. */
+export function documentEvents(events: PoolEvent[]): string[] {
+  return events.flatMap((e) => {
+    const name = "uri" in e ? e.uri.slice(e.uri.lastIndexOf("/") + 1) : "";
+    if (e.type === "didOpen" || e.type === "didChange") return [`${e.type} ${name}:${e.version}`];
+    if (e.type === "didClose") return [`${e.type} ${name}:${e.reason}`];
+    return [];
+  });
 }

@@ -53,16 +53,16 @@ describe("pool (LSP-4) over a fake stdio server", () => {
     expect(results[0]!.locations[0]!.range.start).toEqual({ line: 1, character: 13 });
   });
 
-  it("serializes read → didOpen → query → didClose per workspace, even for concurrent queries", async () => {
+  it("serializes queries per workspace; a document is opened once and stays open while unchanged (LSP-4 revised)", async () => {
     const w = setup();
     await using p = fakePool({ delayMs: 20, log: w.log });
     await Promise.all(Array.from({ length: 8 }, (_, i) => p.pool.query(def(w.one, i % 2 ? "a.ts" : "b.ts", 1, 2))));
-    const seq = p.rec.events.filter((e) => ["didOpen", "request", "response", "didClose"].includes(e.type)).map((e) => e.type);
-    expect(seq).toEqual(Array.from({ length: 8 }, () => ["didOpen", "request", "response", "didClose"]).flat());
-    // The server saw the same strict alternation (the last didClose may still be on its way).
-    expect(await eventually(() => logLines(w.log).length === 24)).toBe(true);
+    const seq = p.rec.events.filter((e) => ["didOpen", "request", "response", "didClose", "didChange"].includes(e.type)).map((e) => e.type);
+    expect(seq).toEqual(["didOpen", "request", "response", "didOpen", "request", "response", ...Array.from({ length: 6 }, () => ["request", "response"]).flat()]);
+    // The server saw the same: two opens, eight requests, no close and no change.
+    expect(await eventually(() => logLines(w.log).length === 10)).toBe(true);
     const seen = logLines(w.log).map((l) => l.split(" ")[1]);
-    expect(seen).toEqual(Array.from({ length: 8 }, () => ["open", "request", "close"]).flat());
+    expect(seen).toEqual(["open", "request", "open", ...Array.from({ length: 7 }, () => "request")]);
   });
 
   it("two workspaces get two servers", async () => {
@@ -143,11 +143,11 @@ describe("pool (LSP-4) over a fake stdio server", () => {
     const error = await refusal(bounded(query, 5_000, "cancelled query"));
     expect(error.data?.reason).toBe("cancelled");
     expect(await eventually(() => logLines(w.log).some((l) => l.includes("cancel definition"))), `${logLines(w.log).join("\n")}\n${p.rec.events.map((e) => e.type).join(" ")}`).toBe(true);
-    // didClose still follows, and the next query in the workspace runs (hover is answered at once).
+    // The next query in the workspace runs (hover is answered at once), on the document still open.
     const hover = await bounded(p.pool.query({ ...def(w.one), operation: "hover" }), 5_000, "hover after cancel");
     expect(hover.hover).toBe("**fake**");
-    await eventually(() => logLines(w.log).length === 6);
-    expect(logLines(w.log).map((l) => l.split(" ")[1])).toEqual(["open", "request", "cancel", "close", "open", "close"]);
+    await eventually(() => logLines(w.log).length === 3);
+    expect(logLines(w.log).map((l) => l.split(" ")[1])).toEqual(["open", "request", "cancel"]);
   });
 
   it("a timeout sends $/cancelRequest and is a typed timeout", async () => {

@@ -44,7 +44,7 @@ describe("rendering (LSP-3)", () => {
   writeFileSync(file, source);
   const lib = join(other, "lib.d.ts");
   writeFileSync(lib, "// lib\r\ndeclare const PI: number;\r\n");
-  const result = (locations: QueryResult["locations"]): QueryResult => ({ operation: "findReferences", serverId: "x", root, file, source, locations, hover: null });
+  const result = (locations: QueryResult["locations"]): QueryResult => ({ operation: "findReferences", serverId: "x", root, file, source, locations, hover: null, mayBeIncomplete: false });
   const uri = pathToFileURL(file).href;
   const at = { filePath: "a.ts", line: 1, character: 11 };
 
