@@ -31,7 +31,7 @@ export {
 } from "./web.js";
 export type { WebSettingsInput } from "./web.js";
 export {
-  LSP_INIT_OPTIONS_MAX, LspOperation, LspExtension, LspServerConfig, LspSettings, LspProcessView, LspServerView, LspPreset, LspServerRef,
+  LSP_INIT_OPTIONS_MAX, LSP_SETTINGS_MAX, LspOperation, LspExtension, LspServerConfig, LspSettings, LspProcessView, LspServerView, LspPreset, LspServerRef,
   LspRestartInput, LspUpdateInput,
 } from "./lsp.js";
 export type { LspServerConfigInput } from "./lsp.js";

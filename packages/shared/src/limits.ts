@@ -64,8 +64,15 @@ const refineJson = (bounds: JsonBounds) => (value: unknown, ctx: z.RefinementCtx
 /** Any JSON value at most `maxDepth` deep and `maxChars` long as JSON text. */
 export const boundedJson = (bounds: JsonBounds) => z.unknown().superRefine(refineJson(bounds));
 
-/** A JSON object (string keys) within the bounds: tool arguments, initialization options. */
-export const boundedJsonObject = (bounds: JsonBounds) => z.record(z.string(), z.unknown()).superRefine(refineJson(bounds));
+const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`);
+
+/**
+ * A JSON object (string keys) within the bounds: tool arguments, initialization options. With `example`,
+ * a value that is no object is refused in words ("Must be a JSON object like {…}, not an array").
+ */
+export const boundedJsonObject = (bounds: JsonBounds, example?: string) =>
+  z.record(z.string(), z.unknown(), example === undefined ? undefined : { error: (issue) => `Must be a JSON object like ${example}, not ${kindOf(issue.input)}` })
+    .superRefine(refineJson(bounds));
 
 /** A record with at most `max` entries (zod records have no count check of their own). */
 export const atMostEntries = (max: number, what: string) => (record: Record<string, unknown>, ctx: z.RefinementCtx) => {

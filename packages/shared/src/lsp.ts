@@ -3,6 +3,8 @@ import { boundedJsonObject } from "./limits.js";
 
 /** Characters of a server's `initializationOptions` as JSON. */
 export const LSP_INIT_OPTIONS_MAX = 100_000;
+/** Characters of a server's `settings` as JSON. */
+export const LSP_SETTINGS_MAX = 100_000;
 
 /** The closed operation set of the `lsp` tool (LSP-1). */
 export const LspOperation = z.enum(["goToDefinition", "findReferences", "goToImplementation", "hover"]);
@@ -20,7 +22,12 @@ export const LspServerConfig = z.strictObject({
   args: z.array(z.string().max(4096)).max(100).default([]),
   extensions: z.array(LspExtension).min(1, "Add at least one file extension").max(50),
   /** Sent as `initializationOptions` in `initialize`. */
-  initializationOptions: boundedJsonObject({ maxChars: LSP_INIT_OPTIONS_MAX }).optional(),
+  initializationOptions: boundedJsonObject({ maxChars: LSP_INIT_OPTIONS_MAX }, '{"tsserver": {…}}').optional(),
+  /**
+   * The server's settings (LSP-8): `workspace/configuration` is answered by dotted section from it
+   * (`"python.analysis"` → `settings.python.analysis`), and it is pushed with `workspace/didChangeConfiguration`.
+   */
+  settings: boundedJsonObject({ maxChars: LSP_SETTINGS_MAX }, '{"python": {"analysis": {…}}}').optional(),
   enabled: z.boolean().default(true),
   /** A workspace's server shuts down after this long without queries. */
   idleTimeoutMs: z.number().int().min(10_000).max(86_400_000).default(600_000),

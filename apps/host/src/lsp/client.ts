@@ -7,6 +7,7 @@ import {
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import { spawnChild, type ChildHandle } from "../core/process.js";
 import type { Disposer, Scope } from "../core/scope.js";
+import { answerConfiguration, type ServerSettings } from "./configuration.js";
 import { trackProgress, type ProgressState } from "./progress.js";
 
 /** What the server said it can do in its `initialize` result (the parts Seam reads). */
@@ -20,6 +21,11 @@ export interface ClientOptions {
   /** The canonical workspace: the process's cwd, `rootUri` and the single workspace folder. */
   root: string;
   initializationOptions?: Record<string, unknown>;
+  /**
+   * The configured `settings` (LSP-8): answers `workspace/configuration` by section, and is sent once with
+   * `workspace/didChangeConfiguration` right after `initialized` when present.
+   */
+  settings?: ServerSettings;
   /** `initialize` must answer within this long (default 60 s). */
   startTimeoutMs?: number;
   /** How much stderr to keep for the settings page (default 16 KiB). */
@@ -117,7 +123,7 @@ export async function startClient(scope: Scope, opts: ClientOptions): Promise<Ls
   void child.exited.then((exit) => close(exitWords(exit)));
 
   const folder = { uri: pathToFileURL(opts.root).href, name: basename(opts.root) || opts.root };
-  connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) => (params?.items ?? []).map(() => null));
+  connection.onRequest("workspace/configuration", (params: unknown) => answerConfiguration(opts.settings, params));
   connection.onRequest("workspace/workspaceFolders", () => [folder]);
   connection.onRequest("client/registerCapability", () => null);
   connection.onRequest("client/unregisterCapability", () => null);
@@ -211,6 +217,8 @@ export async function startClient(scope: Scope, opts: ClientOptions): Promise<Ls
       throw new HostError("unavailable:lsp", `${opts.label} chose the position encoding "${String(encoding)}"; Seam speaks UTF-16 only.`, { reason: "server_failed" });
     }
     await notify("initialized", {});
+    // Many servers read their settings only from this push (or re-ask workspace/configuration on it).
+    if (opts.settings !== undefined) await notify("workspace/didChangeConfiguration", { settings: opts.settings });
   } catch (error) {
     await dispose();
     throw isHostError(error) && error.kind !== "timeout" ? error : new HostError("unavailable:lsp", `${opts.label} did not start: ${messageOf(error)}${tail(child.stderrTail())}`, { reason: "server_failed" }, { cause: error });

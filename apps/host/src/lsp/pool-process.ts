@@ -125,6 +125,7 @@ async function spawn(d: ProcessDeps, entry: Entry, serverScope: Scope): Promise<
   try {
     const client = await startClient(serverScope, {
       label: `lsp:${config.id}`, command: config.command, args: config.args, root: entry.root, initializationOptions: config.initializationOptions,
+      settings: config.settings,
     });
     if (entry.scope !== serverScope) {
       await serverScope.dispose().catch(() => {});

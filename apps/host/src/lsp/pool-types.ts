@@ -6,6 +6,8 @@ export interface PoolServerConfig {
   command: string;
   args: readonly string[];
   initializationOptions?: Record<string, unknown>;
+  /** Answers `workspace/configuration` (LSP-8). */
+  settings?: Record<string, unknown>;
   idleTimeoutMs: number;
 }
 

@@ -57,7 +57,11 @@ const PRESETS: PresetDef[] = [
   {
     id: "bash",
     label: "Bash (bash-language-server)",
-    config: () => ({ ...base, id: "bash", label: "Bash (bash-language-server)", command: "bash-language-server", args: ["start"], extensions: [".sh", ".bash"] }),
+    /** Seam reads no diagnostics, so ShellCheck linting on every open file is switched off (its `bashIde` section, LSP-8). */
+    config: () => ({
+      ...base, id: "bash", label: "Bash (bash-language-server)", command: "bash-language-server", args: ["start"], extensions: [".sh", ".bash"],
+      settings: { bashIde: { shellcheckPath: "" } },
+    }),
     hint: "Install it with npm i -g bash-language-server so that bash-language-server is on PATH.",
     names: ["bash-language-server"],
   },

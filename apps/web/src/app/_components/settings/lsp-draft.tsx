@@ -18,12 +18,14 @@ export interface LspDraft {
   extensionInput: string;
   /** JSON object text; empty = none. */
   initOptions: string;
+  /** JSON object text of the server's settings (answers workspace/configuration); empty = none. */
+  settings: string;
   /** Minutes in the form; milliseconds in the config. Empty = the default (10 min). */
   idleMinutes: string;
   enabled: boolean;
 }
 
-export type LspField = "id" | "label" | "command" | "args" | "extensions" | "initOptions" | "idleMinutes" | "enabled" | "form";
+export type LspField = "id" | "label" | "command" | "args" | "extensions" | "initOptions" | "settings" | "idleMinutes" | "enabled" | "form";
 export type LspDraftErrors = Partial<Record<LspField, string>>;
 
 export const DEFAULT_IDLE_MS = 600_000;
@@ -36,9 +38,12 @@ export const emptyDraft = (): LspDraft => ({
   extensions: [],
   extensionInput: "",
   initOptions: "",
+  settings: "",
   idleMinutes: "",
   enabled: true,
 });
+
+const jsonText = (value: Record<string, unknown> | undefined) => (value && Object.keys(value).length > 0 ? JSON.stringify(value, null, 2) : "");
 
 const minutes = (ms: number) => String(Math.round((ms / 60_000) * 100) / 100);
 
@@ -50,7 +55,8 @@ export function draftFrom(config: LspServerConfig, overrides: Partial<LspDraft> 
     args: config.args.join("\n"),
     extensions: [...config.extensions],
     extensionInput: "",
-    initOptions: config.initializationOptions && Object.keys(config.initializationOptions).length > 0 ? JSON.stringify(config.initializationOptions, null, 2) : "",
+    initOptions: jsonText(config.initializationOptions),
+    settings: jsonText(config.settings),
     idleMinutes: config.idleTimeoutMs === DEFAULT_IDLE_MS ? "" : minutes(config.idleTimeoutMs),
     enabled: config.enabled,
     ...overrides,
@@ -67,8 +73,10 @@ export function normalizeExtension(raw: string): { ok: true; value: string } | {
 /** Splits typed or pasted text on commas and whitespace into extension candidates. */
 export const splitExtensions = (text: string) => text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean);
 
-/** The JSON text of the initialization options: undefined when empty, an object, or the reason it is not one. */
-export function parseInitOptions(text: string): { ok: true; value: Record<string, unknown> | undefined } | { ok: false; message: string } {
+export type JsonObjectText = { ok: true; value: Record<string, unknown> | undefined } | { ok: false; message: string };
+
+/** JSON object text: undefined when empty, the object, or the reason it is not one (naming what it is instead). */
+function parseJsonObject(text: string, example: string): JsonObjectText {
   if (text.trim() === "") return { ok: true, value: undefined };
   let value: unknown;
   try {
@@ -77,10 +85,17 @@ export function parseInitOptions(text: string): { ok: true; value: Record<string
     return { ok: false, message: `Not valid JSON: ${(error as Error).message}` };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, message: 'Must be a JSON object, like {"tsserver": {"path": "…"}}' };
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    return { ok: false, message: `Must be a JSON object, like ${example} — this is ${kind}` };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
+
+/** The initialization options' JSON text (sent in `initialize`). */
+export const parseInitOptions = (text: string): JsonObjectText => parseJsonObject(text, '{"tsserver": {"path": "…"}}');
+
+/** The settings' JSON text (answers `workspace/configuration` by section; LSP-8). */
+export const parseSettings = (text: string): JsonObjectText => parseJsonObject(text, '{"python": {"analysis": {"extraPaths": ["vendor"]}}}');
 
 const FIELD_OF: Record<string, LspField> = {
   id: "id",
@@ -89,6 +104,7 @@ const FIELD_OF: Record<string, LspField> = {
   args: "args",
   extensions: "extensions",
   initializationOptions: "initOptions",
+  settings: "settings",
   idleTimeoutMs: "idleMinutes",
   enabled: "enabled",
 };
@@ -112,6 +128,8 @@ export function parseDraft(d: LspDraft): { ok: true; value: LspServerConfig } | 
 
   const init = parseInitOptions(d.initOptions);
   if (!init.ok) errors.initOptions = init.message;
+  const settings = parseSettings(d.settings);
+  if (!settings.ok) errors.settings = settings.message;
 
   const idleText = d.idleMinutes.trim();
   const idle = idleText === "" ? undefined : Number(idleText);
@@ -124,6 +142,7 @@ export function parseDraft(d: LspDraft): { ok: true; value: LspServerConfig } | 
     args: d.args.split("\n").map((a) => a.trim()).filter((a) => a !== ""),
     extensions,
     ...(init.ok && init.value ? { initializationOptions: init.value } : {}),
+    ...(settings.ok && settings.value ? { settings: settings.value } : {}),
     enabled: d.enabled,
     ...(idle !== undefined && Number.isFinite(idle) ? { idleTimeoutMs: Math.round(idle * 60_000) } : {}),
   };
@@ -186,6 +205,7 @@ const NAMES: Record<LspField, string> = {
   args: "arguments",
   extensions: "extensions",
   initOptions: "initialization options",
+  settings: "settings",
   idleMinutes: "idle timeout",
   enabled: "enabled",
   form: "the form",

@@ -10,7 +10,7 @@ import { useSettingsForm } from "@/lib/use-settings-form";
 import { cn } from "@/lib/utils";
 import { useTRPCClient } from "@/trpc/react";
 import {
-  describeField, extensionConflicts, hostErrorFields, normalizeExtension, parseDraft, parseInitOptions, splitExtensions,
+  describeField, extensionConflicts, hostErrorFields, normalizeExtension, parseDraft, parseInitOptions, parseSettings, splitExtensions,
   type LspDraft, type LspDraftErrors, type LspField,
 } from "./lsp-draft";
 import { useInvalidateLsp } from "./lsp-use";
@@ -59,6 +59,7 @@ export function LspForm({
   const conflicts = hostErrors.extensions ? extensionConflicts(draft.extensions, initial.id, servers) : [];
   const fieldsWrong = FIELD_ORDER.filter((f) => shown[f]);
   const initState = draft.initOptions.trim() ? parseInitOptions(draft.initOptions) : null;
+  const settingsState = draft.settings.trim() ? parseSettings(draft.settings) : null;
 
   return (
     <form
@@ -183,6 +184,27 @@ export function LspForm({
       />
 
       <LspText
+        code
+        label="Settings"
+        field="settings"
+        hint={
+          settingsState?.ok
+            ? "Valid JSON object — the server's workspace/configuration requests are answered from it by section; saving restarts its processes."
+            : "Optional JSON object. Servers ask for sections of it (\"python.analysis\" → python.analysis); it is also pushed after start. Saving restarts the server's processes."
+        }
+        testId="lsp-settings"
+        rows={Math.min(10, Math.max(3, draft.settings.split("\n").length))}
+        inputClassName="resize-y text-[12px] leading-relaxed"
+        placeholder={'{\n  "python": { "analysis": { "extraPaths": ["vendor"] } }\n}'}
+        {...form.field("settings")}
+        error={err("settings")}
+        onBlur={() => {
+          const r = parseSettings(draft.settings);
+          if (!r.ok) form.showErrors({ settings: r.message });
+        }}
+      />
+
+      <LspText
         label="Idle timeout (minutes)"
         field="idleMinutes"
         hint="A workspace's server stops after this long without queries (default 10)."
@@ -218,7 +240,7 @@ export function LspForm({
 }
 
 /** The form's fields top to bottom, for the summary next to Save. */
-const FIELD_ORDER: LspField[] = ["id", "label", "command", "args", "extensions", "initOptions", "idleMinutes", "enabled"];
+const FIELD_ORDER: LspField[] = ["id", "label", "command", "args", "extensions", "initOptions", "settings", "idleMinutes", "enabled"];
 
 /** A field whose errors carry `lsp-form-error` and the field's name. */
 function Field({ field, ...props }: Omit<FormFieldProps, "errorTestId" | "errorField"> & { field: LspField }) {
