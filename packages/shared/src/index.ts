@@ -7,6 +7,7 @@ export {
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
 export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
+export { CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage } from "./context.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";
 export {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ContextUsage } from "./context.js";
 import { ErrorInfo } from "./errors.js";
 import { boundedJsonObject, SESSION_TEXT_MAX } from "./limits.js";
 
@@ -114,4 +115,6 @@ export type SessionEvent =
   /** Live output of a running tool call (a command's stdout/stderr as it arrives), for its card only. */
   | { type: "output"; itemId: string; chunk: string }
   | { type: "turn"; turn: TurnInfo }
-  | { type: "session"; session: SessionInfo };
+  | { type: "session"; session: SessionInfo }
+  /** The size of the next model request (CTX-1), after every model step and at the end of a turn. */
+  | { type: "context"; context: ContextUsage };

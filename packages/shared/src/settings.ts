@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ContextWindow, ContextWindowSource } from "./context.js";
 import { envVarName, URL_MAX } from "./limits.js";
 
 export const ModelProvider = z.enum(["none", "openai-compatible", "anthropic"]);
@@ -14,6 +15,8 @@ export const ModelSettings = z.object({
   /** Name of the env var (or secrets-file key) holding the API key. */
   apiKeyEnv: envName.optional(),
   maxSteps: z.number().int().min(1).max(200).default(25),
+  /** The model's context window in tokens; absent means the preset's or the model's documented window (CTX-1). */
+  contextWindow: ContextWindow.optional(),
 }).superRefine((v, ctx) => {
   if (v.provider !== "none" && !v.model) ctx.addIssue({ code: "custom", path: ["model"], message: "Model id is required" });
 });
@@ -26,6 +29,8 @@ export const ModelStatus = z.object({
   /** Where the key comes from, e.g. "env DEEPSEEK_API_KEY", or null when none was found. */
   keySource: z.string().nullable(),
   problem: z.string().nullable(),
+  /** The context window in use and the one Seam would use without the setting (CTX-1). */
+  window: z.object({ value: z.number().int().nullable(), source: ContextWindowSource, default: z.number().int().nullable() }).optional(),
 });
 export type ModelStatus = z.infer<typeof ModelStatus>;
 

@@ -7,6 +7,7 @@ import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
 import { toChatMessages } from "./history.js";
 import { systemPrompt } from "./prompt.js";
+import { toolSpec } from "./tool-specs.js";
 import { stopReason } from "./stop.js";
 
 export interface TurnDeps {
@@ -18,6 +19,8 @@ export interface TurnDeps {
   emitDelta(itemId: string, text: string): void;
   /** Live output of a running tool call, for its card (never stored as such; the tool's result keeps what it keeps). */
   emitOutput(itemId: string, chunk: string): void;
+  /** After every model step, with the provider's usage for it when reported (CTX-1: the context meter). Must not throw. */
+  stepEnded?(usage: Usage | undefined): void | Promise<void>;
 }
 
 export interface TurnContext {
@@ -128,17 +131,14 @@ export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmM
   try {
     while (steps < maxSteps) {
       if (ctx.signal.aborted) return stopped();
-      const tools: ToolSpec[] = deps.registry.visible(ctx.sessionId).map((t) => ({
-        name: t.name,
-        description: t.guidance ? `${t.description}\n\n${t.guidance}` : t.description,
-        inputSchema: t.inputSchema,
-      }));
+      const tools: ToolSpec[] = deps.registry.visible(ctx.sessionId).map(toolSpec);
       steps++;
       await deps.store.turns.setSteps(ctx.turnId, steps);
       await runHooks(deps, ctx, steps);
       if (ctx.signal.aborted) return stopped();
       const step = await streamStep(deps, ctx, model, tools);
       usage = addUsage(usage, step.usage);
+      await deps.stepEnded?.(step.usage);
       if (ctx.signal.aborted) return stopped();
       if (step.reason === "length") return end("failed", "The model hit its output length limit.");
       if (step.toolCalls.length === 0) return end("completed", null);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import type {
-  FactItem, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
+  ContextUsage, FactItem, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
 } from "@seam/shared";
 import { createBus } from "../core/events.js";
 import { HostError, messageOf } from "../core/errors.js";
@@ -10,6 +10,7 @@ import type { LiveSources } from "../core/live.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { LlmModel } from "../llm/llm.js";
 import type { SessionRow, Store } from "../persistence/store.js";
+import { createContextMeter, type ContextWindowInfo } from "./context.js";
 import { checkCallArgs, parseDirectCall } from "./direct.js";
 import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEnd } from "./loop.js";
 import type { ToolRegistry } from "./registry.js";
@@ -28,6 +29,8 @@ export interface SessionDeps {
   approvals?: { waiting(sessionId: string): number; onChange(fn: () => void): Disposer };
   /** The configured model and step limit, or null in direct mode. Read at the start of every turn. */
   model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
+  /** The configured model's context window for the context meter (CTX-1); without it the meter shows no window. */
+  contextWindow?(): Promise<ContextWindowInfo>;
 }
 
 /** A direct-mode turn: the user runs one tool by hand (CORE-14). */
@@ -53,6 +56,8 @@ export interface Api {
   send(input: SessionSendInput): Promise<{ turnId: string }>;
   callTool(input: SessionCallToolInput): Promise<{ turnId: string }>;
   stop(id: string): Promise<{ stopped: boolean }>;
+  /** The size of the session's next model request: system prompt, tool specs, history, and the window (CTX-1). */
+  context(id: string): Promise<ContextUsage>;
 }
 
 /** Sessions and their turns (CORE-13): durable history, one running turn per session, stop, live events. */
@@ -93,6 +98,15 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id), waiting: deps.approvals?.waiting(row.id) ?? 0 });
   if (deps.approvals) scope.add(deps.approvals.onChange(() => bus.emit("list", null)), "approvals:listen");
   const emit = (sessionId: string, event: SessionEvent) => bus.emit("session", { sessionId, event });
+  const meter = createContextMeter({ store, registry: deps.registry, window: deps.contextWindow ?? (async () => ({ value: null, source: "unknown" })) });
+  /** Sends the context meter's new reading; a failure to measure never disturbs the turn. */
+  const emitContext = async (sessionId: string, workspace: string) => {
+    try {
+      emit(sessionId, { type: "context", context: await meter.measure(sessionId, workspace) });
+    } catch (error) {
+      console.error(`[session] could not measure the context of session ${sessionId}: ${messageOf(error)}`);
+    }
+  };
 
   const requireSession = async (id: string) => {
     const row = await store.sessions.get(id);
@@ -142,6 +156,10 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
       emitDelta: (itemId, delta) => emit(sessionId, { type: "delta", itemId, text: delta }),
       emitOutput: (itemId, chunk) => emit(sessionId, { type: "output", itemId, chunk }),
+      stepEnded: async (usage) => {
+        meter.reported(sessionId, usage?.inputTokens);
+        await emitContext(sessionId, session.workspace);
+      },
     };
     const ctx = { sessionId, workspace: session.workspace, turnId: turn.id, signal: controller.signal };
     entry.done = (async () => {
@@ -170,6 +188,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         running.delete(sessionId);
         bus.emit("list", null);
       }
+      await emitContext(sessionId, session.workspace);
     })();
     return { turnId: turn.id };
   };
@@ -215,6 +234,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         await r.done;
       }
       await store.sessions.remove(id);
+      meter.forget(id);
       bus.emit("list", null);
     },
     async detail(id) {
@@ -255,6 +275,10 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       r.controller.abort(new TurnStop("user"));
       await r.done;
       return { stopped: true };
+    },
+    async context(id) {
+      const row = await requireSession(id);
+      return meter.measure(id, row.workspace);
     },
     events(id, signal) {
       return (async function* () {

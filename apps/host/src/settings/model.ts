@@ -1,7 +1,8 @@
-import { formatIssues, ModelSettings, type CapabilityRow, type ModelStatus } from "@seam/shared";
+import { formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
 import { capabilityRow } from "../core/capability-row.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
+import { contextWindowFor } from "../llm/presets.js";
 import type { SecretSource } from "../llm/secrets.js";
 import type { Store } from "../persistence/store.js";
 
@@ -15,6 +16,7 @@ export function modelSettingsFromEnv(env: NodeJS.ProcessEnv): ModelSettings {
     model: env.SEAM_MODEL || undefined,
     apiKeyEnv: env.SEAM_MODEL_KEY_ENV || undefined,
     maxSteps: env.SEAM_MAX_STEPS ? Number(env.SEAM_MAX_STEPS) : undefined,
+    contextWindow: env.SEAM_CONTEXT_WINDOW ? Number(env.SEAM_CONTEXT_WINDOW) : undefined,
   });
   if (!parsed.success) {
     throw new HostError("bad_input:llm", `SEAM_MODEL_* environment settings are invalid: ${formatIssues(parsed.error)}`);
@@ -34,6 +36,8 @@ export interface ModelSettingsService {
   current(): Promise<ModelStatus>;
   /** The capability overview's model row. */
   status(): Promise<CapabilityRow>;
+  /** The configured model's context window in tokens (null in direct mode or when unknown) and where it comes from (CTX-1). */
+  contextWindow(): Promise<{ value: number | null; source: ContextWindowSource }>;
   /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
   resolve(): Promise<{ model: LlmModel; maxSteps: number } | null>;
 }
@@ -50,15 +54,16 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
   };
 
   const describe = (settings: ModelSettings): ModelStatus => {
-    if (settings.provider === "none") return { settings, mode: "direct", keySource: null, problem: null };
-    if (!settings.apiKeyEnv) return { settings, mode: "model", keySource: null, problem: null };
+    const window = contextWindowFor(settings);
+    if (settings.provider === "none") return { settings, mode: "direct", keySource: null, problem: null, window };
+    if (!settings.apiKeyEnv) return { settings, mode: "model", keySource: null, problem: null, window };
     try {
       const key = deps.secrets.get(settings.apiKeyEnv);
       return key
-        ? { settings, mode: "model", keySource: key.source, problem: null }
-        : { settings, mode: "model", keySource: null, problem: `${settings.apiKeyEnv} is not set. Export it before starting Seam, or add it to $SEAM_HOME/secrets.json (mode 0600).` };
+        ? { settings, mode: "model", keySource: key.source, problem: null, window }
+        : { settings, mode: "model", keySource: null, problem: `${settings.apiKeyEnv} is not set. Export it before starting Seam, or add it to $SEAM_HOME/secrets.json (mode 0600).`, window };
     } catch (error) {
-      return { settings, mode: "model", keySource: null, problem: messageOf(error) };
+      return { settings, mode: "model", keySource: null, problem: messageOf(error), window };
     }
   };
 
@@ -66,13 +71,23 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
   return {
     api: {
       model: modelStatus,
-      async setModel(settings) {
+      async setModel(input) {
+        // The router validates too; this keeps direct callers (tests, other capabilities) to the same rules.
+        const parsed = ModelSettings.safeParse(input);
+        if (!parsed.success) throw new HostError("bad_input:llm", `Model settings are invalid: ${formatIssues(parsed.error)}`, { reason: "invalid_settings" });
+        const settings = parsed.data;
         await deps.store.settings.set(KEY, settings);
         return describe(settings);
       },
     },
     current: modelStatus,
     status: async () => modelRow(await modelStatus()),
+    async contextWindow() {
+      const settings = await current();
+      if (settings.provider === "none") return { value: null, source: "unknown" };
+      const { value, source } = contextWindowFor(settings);
+      return { value, source };
+    },
     async resolve() {
       const settings = await current();
       if (settings.provider === "none") return null;

@@ -12,4 +12,5 @@ export const sessionRouter = {
   send: procedure.input(SessionSendInput).mutation(({ ctx, input }) => ctx.host.sessions.send(input)),
   callTool: procedure.input(SessionCallToolInput).mutation(({ ctx, input }) => ctx.host.sessions.callTool(input)),
   stop: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.stop(input.id)),
+  context: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.context(input.id)),
 } satisfies TRPCRouterRecord;

@@ -1,0 +1,134 @@
+import type { ContextUsage, ContextWindowSource, TimelineItem, TurnInfo } from "@seam/shared";
+import type { ChatMessage } from "../llm/llm.js";
+import type { Store } from "../persistence/store.js";
+import { toChatMessages } from "./history.js";
+import { systemPrompt } from "./prompt.js";
+import type { ToolRegistry } from "./registry.js";
+import type { ToolDef } from "./tool.js";
+import { toolSpec } from "./tool-specs.js";
+import { countText, MESSAGE_OVERHEAD } from "./tokens.js";
+
+export interface ContextWindowInfo { value: number | null; source: ContextWindowSource }
+
+export interface ContextMeterDeps {
+  store: Store;
+  registry: ToolRegistry;
+  /** The configured model's context window (null value in direct mode or when unknown). */
+  window(): Promise<ContextWindowInfo>;
+}
+
+/** The size of a session's next model request (CTX-1). */
+export interface ContextMeter {
+  /** System prompt + visible tool specs + history, estimated with a tokenizer; unchanged items are not re-counted. */
+  measure(sessionId: string, workspace: string): Promise<ContextUsage>;
+  /** Records what the provider reported as the input of the session's last model step. */
+  reported(sessionId: string, inputTokens: number | undefined): void;
+  /** Drops a session's cached counts (e.g. when it is deleted). */
+  forget(sessionId: string): void;
+}
+
+/** Sessions whose per-item counts are kept; the least recently measured one is dropped beyond this. */
+const SESSIONS_MAX = 64;
+
+/** Tokens of one message's content: text, each tool call's name and JSON arguments, a tool result's output. */
+export function messageTokens(m: ChatMessage): number {
+  if (m.role === "user") return countText(m.text);
+  if (m.role === "tool") return countText(m.output);
+  let n = countText(m.text);
+  for (const c of m.toolCalls) n += countText(c.name) + countText(JSON.stringify(c.args ?? {}));
+  return n;
+}
+
+/** Tokens a tool spec costs: name, description with guidance, JSON schema. */
+export function toolTokens(t: ToolDef): number {
+  const spec = toolSpec(t);
+  return countText(spec.name) + countText(spec.description) + countText(JSON.stringify(spec.inputSchema));
+}
+
+/** A finished item never changes; a streaming message or running call is counted afresh each time. */
+const settled = (item: TimelineItem) =>
+  item.kind === "fact" || (item.kind === "message" ? item.state !== "streaming" : item.status !== "running");
+
+export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
+  const perSession = new Map<string, Map<string, number>>();
+  const lastInput = new Map<string, number>();
+  const toolCache = new WeakMap<ToolDef, number>();
+  const systemCache = new Map<string, number>();
+
+  const itemsCache = (sessionId: string) => {
+    let cache = perSession.get(sessionId);
+    if (cache) perSession.delete(sessionId); // re-inserted below: Map order is the LRU order
+    else cache = new Map();
+    perSession.set(sessionId, cache);
+    if (perSession.size > SESSIONS_MAX) perSession.delete(perSession.keys().next().value as string);
+    return cache;
+  };
+
+  /** One item's share of the history: what `toChatMessages` makes of it alone (content only; overhead is per message). */
+  const itemTokens = (item: TimelineItem, turns: TurnInfo[], cache: Map<string, number>) => {
+    const done = settled(item);
+    const hit = done ? cache.get(item.id) : undefined;
+    if (hit !== undefined) return hit;
+    let n = 0;
+    for (const m of toChatMessages([item], turns)) n += messageTokens(m);
+    if (done) cache.set(item.id, n);
+    return n;
+  };
+
+  const systemTokens = (workspace: string) => {
+    let n = systemCache.get(workspace);
+    if (n === undefined) {
+      n = countText(systemPrompt(workspace));
+      if (systemCache.size >= SESSIONS_MAX) systemCache.clear();
+      systemCache.set(workspace, n);
+    }
+    return n;
+  };
+
+  const reportedFromTurns = (turns: TurnInfo[]): number | null => {
+    // A turn records usage summed over its steps: only a one-step turn tells the size of its (last) request.
+    const last = turns.filter((t) => t.mode === "model" && t.status !== "running").at(-1);
+    return last && last.steps === 1 && last.inputTokens !== null ? last.inputTokens : null;
+  };
+
+  return {
+    async measure(sessionId, workspace) {
+      const [items, turns, window] = await Promise.all([deps.store.items.list(sessionId), deps.store.turns.list(sessionId), deps.window()]);
+      const cache = itemsCache(sessionId);
+      const model = new Set(turns.filter((t) => t.mode === "model").map((t) => t.id));
+      // Only the turn of each item matters to `toChatMessages` (direct or not); pass just that.
+      const direct = turns.filter((t) => t.mode === "direct");
+      let content = 0;
+      const seen = new Set<string>();
+      for (const item of items) {
+        seen.add(item.id);
+        content += itemTokens(item, item.turnId && !model.has(item.turnId) ? direct : [], cache);
+      }
+      for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
+      const history = content + MESSAGE_OVERHEAD * toChatMessages(items, turns).length;
+
+      const visible = deps.registry.visible(sessionId);
+      let tools = 0;
+      for (const t of visible) {
+        let n = toolCache.get(t);
+        if (n === undefined) toolCache.set(t, (n = toolTokens(t)));
+        tools += n;
+      }
+      const system = systemTokens(workspace);
+      const total = system + tools + history;
+      const percent = window.value ? Math.round((total / window.value) * 1000) / 10 : null;
+      return {
+        system, tools, toolCount: visible.length, history, total,
+        window: window.value, windowSource: window.source, percent,
+        lastReported: lastInput.get(sessionId) ?? reportedFromTurns(turns),
+      };
+    },
+    reported(sessionId, inputTokens) {
+      if (inputTokens !== undefined) lastInput.set(sessionId, inputTokens);
+    },
+    forget(sessionId) {
+      perSession.delete(sessionId);
+      lastInput.delete(sessionId);
+    },
+  };
+}
