@@ -6,7 +6,7 @@ import { describeErrorKey, draftFrom as webDraftFrom, parseDraft as parseWeb } f
 import { hostCodeOf } from "@/lib/host-error";
 
 describe("model draft", () => {
-  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25" };
+  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "" };
   it("trims, drops empty fields and reads max steps as a number", () => {
     const r = parseModel(draft);
     expect(r.ok && r.value).toMatchObject({ provider: "openai-compatible", baseURL: "https://api.example.com/v1", model: "m", maxSteps: 25 });
@@ -14,6 +14,16 @@ describe("model draft", () => {
   });
   it("requires a base URL for an OpenAI-compatible provider", () => {
     expect(parseModel({ ...draft, baseURL: "  " })).toEqual({ ok: false, errors: { baseURL: "Base URL is required" } });
+  });
+  it("CTX-1: reads the context window as tokens, empty as the documented default, and refuses a bad one with a clear message", () => {
+    const empty = parseModel(draft);
+    expect(empty.ok && empty.value.contextWindow).toBeUndefined();
+    const set = parseModel({ ...draft, contextWindow: " 128,000 " });
+    expect(set.ok && set.value.contextWindow).toBe(128_000);
+    for (const bad of ["0", "12.5", "lots", "99999999"]) {
+      const r = parseModel({ ...draft, contextWindow: bad });
+      expect(r.ok ? null : r.errors.contextWindow, bad).toMatch(/^Context window must be/);
+    }
   });
   it("words a bad step count for people", () => {
     const r = parseModel({ ...draft, maxSteps: "0" });

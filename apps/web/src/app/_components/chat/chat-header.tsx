@@ -1,5 +1,5 @@
 "use client";
-import type { ModelStatus, SessionInfo } from "@seam/shared";
+import type { ContextUsage, ModelStatus, SessionInfo } from "@seam/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CpuIcon, SquareIcon, Trash2Icon, ZapOffIcon } from "lucide-react";
 import Link from "next/link";
@@ -8,17 +8,21 @@ import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { useTRPC } from "@/trpc/react";
 import { DeleteSessionDialog } from "../sessions/delete-session-dialog";
+import { ContextMeter } from "./context-meter";
 import { ModeSwitch } from "./mode-switch";
 
 export function ChatHeader({
   session,
   model,
+  context,
   running,
   stopping,
   onStop,
 }: {
   session: SessionInfo;
   model: ModelStatus | undefined;
+  /** The next request's size (CTX-1); not shown in direct mode, where no model reads it. */
+  context?: ContextUsage | null;
   running: boolean;
   stopping: boolean;
   onStop: () => void;
@@ -34,6 +38,7 @@ export function ChatHeader({
         </div>
       </div>
       <ModeSwitch session={session} />
+      {context && model?.mode === "model" && <ContextMeter context={context} />}
       <ModelChip model={model} />
       {running && (
         <Button variant="outline" size="sm" data-testid="stop-button" onClick={onStop} disabled={stopping}>

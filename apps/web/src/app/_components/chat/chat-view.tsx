@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDownIcon, LoaderCircleIcon } from "lucide-react";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -26,6 +26,13 @@ export function ChatView({ id }: { id: string }) {
   const { state, error, live } = useSessionTimeline(id);
   const model = useQuery(trpc.settings.model.queryOptions());
   const tools = useQuery(trpc.tools.list.queryOptions({ sessionId: id }));
+  // The meter's reading: fetched once, then replaced by the live `context` events after every step and turn end
+  // (a model settings change refetches it, e.g. for a new window).
+  const queryClient = useQueryClient();
+  const contextQuery = useQuery(trpc.session.context.queryOptions({ id }));
+  useEffect(() => {
+    if (state.context) queryClient.setQueryData(trpc.session.context.queryKey({ id }), state.context);
+  }, [state.context, queryClient, trpc, id]);
   const sessions = useSessions();
   const stop = useMutation(trpc.session.stop.mutationOptions());
   const [palette, setPalette] = useState<{ open: boolean; tool: string | null }>({ open: false, tool: null });
@@ -92,7 +99,7 @@ export function ChatView({ id }: { id: string }) {
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <ChatHeader session={session} model={model.data} running={running} stopping={stop.isPending} onStop={doStop} />
+      <ChatHeader session={session} model={model.data} context={contextQuery.data ?? state.context} running={running} stopping={stop.isPending} onStop={doStop} />
       <JobChips sessionId={id} />
       <div className="relative min-h-0 flex-1">
         <div ref={scrollRef} className="scroll-thin absolute inset-0 overflow-y-auto">

@@ -1,4 +1,4 @@
-import type { SessionDetail, SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
+import type { ContextUsage, SessionDetail, SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
 
 /** Local copy of one session's timeline: a `session.get` snapshot plus the live `session:<id>` events. */
 export interface TimelineState {
@@ -7,10 +7,12 @@ export interface TimelineState {
   turns: Record<string, TurnInfo>;
   /** Live output of running tool calls by item id (a command's tail), bounded; the finished result replaces it. */
   outputs: Record<string, string>;
+  /** The size of the next model request as the host last measured it (CTX-1), or null before the first reading. */
+  context: ContextUsage | null;
   loaded: boolean;
 }
 
-export const emptyTimeline: TimelineState = { session: null, items: {}, turns: {}, outputs: {}, loaded: false };
+export const emptyTimeline: TimelineState = { session: null, items: {}, turns: {}, outputs: {}, context: null, loaded: false };
 
 /** How much live output one card keeps while its call runs (the tail; the result holds the rest). */
 export const LIVE_OUTPUT_MAX_CHARS = 256 * 1024;
@@ -76,6 +78,8 @@ function applyEvent(state: TimelineState, event: SessionEvent): TimelineState {
       return { ...state, turns: { ...state.turns, [event.turn.id]: newerTurn(state.turns[event.turn.id], event.turn) } };
     case "session":
       return { ...state, session: event.session };
+    case "context":
+      return { ...state, context: event.context };
   }
 }
 
@@ -91,7 +95,7 @@ function applySnapshot(state: TimelineState, detail: SessionDetail, deltas: Map<
   }
   const turns: Record<string, TurnInfo> = { ...state.turns };
   for (const t of detail.turns) turns[t.id] = newerTurn(state.turns[t.id], t);
-  return { session: detail.session, items, turns, outputs: state.outputs, loaded: true };
+  return { session: detail.session, items, turns, outputs: state.outputs, context: state.context, loaded: true };
 }
 
 export function timelineReducer(state: TimelineState, action: TimelineAction): TimelineState {

@@ -6,6 +6,8 @@ export interface ModelDraft {
   model: string;
   apiKeyEnv: string;
   maxSteps: string;
+  /** Tokens; empty means the model's or preset's documented window (CTX-1). */
+  contextWindow: string;
 }
 
 export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
@@ -18,6 +20,7 @@ export function draftFrom(status: ModelStatus): ModelDraft {
     model: s.model ?? "",
     apiKeyEnv: s.apiKeyEnv ?? "",
     maxSteps: String(s.maxSteps ?? 25),
+    contextWindow: s.contextWindow === undefined ? "" : String(s.contextWindow),
   };
 }
 
@@ -25,12 +28,16 @@ export function draftFrom(status: ModelStatus): ModelDraft {
 export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | { ok: false; errors: DraftErrors } {
   const opt = (v: string) => (v.trim() ? v.trim() : undefined);
   const steps = d.maxSteps.trim() === "" ? undefined : Number(d.maxSteps);
+  // "128,000" and "128_000" are read as 128000; anything else that is not a number is refused by the schema.
+  const windowText = d.contextWindow.trim().replace(/[,_\s]/g, "");
+  const contextWindow = windowText === "" ? undefined : Number(windowText);
   const candidate = {
     provider: d.provider,
     baseURL: opt(d.baseURL),
     model: opt(d.model),
     apiKeyEnv: opt(d.apiKeyEnv),
     maxSteps: steps,
+    contextWindow,
   };
   const parsed = ModelSettings.safeParse(candidate);
   if (parsed.success) {

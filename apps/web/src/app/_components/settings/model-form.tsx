@@ -28,7 +28,7 @@ export function ModelForm({ status }: { status: ModelStatus }) {
     save: (value) => client.settings.setModel.mutate(value),
     onSaved: (next) => {
       queryClient.setQueryData(trpc.settings.model.queryKey(), next);
-      invalidate(trpc.capabilities.list.queryKey(), trpc.tools.list.queryKey());
+      invalidate(trpc.capabilities.list.queryKey(), trpc.tools.list.queryKey(), trpc.session.context.pathKey());
     },
   });
   const { draft, update, errors } = form;
@@ -121,6 +121,17 @@ export function ModelForm({ status }: { status: ModelStatus }) {
         {...form.field("maxSteps")}
       />
 
+      <TextField
+        label="Context window (tokens)"
+        optional
+        hint={windowHint(status)}
+        testId="model-context-window"
+        inputMode="numeric"
+        placeholder={status.window?.default ? String(status.window.default) : "e.g. 32768"}
+        inputClassName="w-36 tabular-nums"
+        {...form.field("contextWindow")}
+      />
+
       <SaveBar
         name="model"
         pending={form.pending}
@@ -129,4 +140,13 @@ export function ModelForm({ status }: { status: ModelStatus }) {
       />
     </form>
   );
+}
+
+/** What the window field falls back to when left empty (CTX-1). */
+function windowHint(status: ModelStatus): string {
+  const known = status.window?.default ?? null;
+  const base = "How many tokens the model reads at once; the chat header's meter measures against it.";
+  return known === null
+    ? `${base} No documented window is known for this model or endpoint: set it to what your server is configured for (e.g. Ollama's num_ctx, vLLM's --max-model-len).`
+    : `${base} Leave empty for the documented ${known.toLocaleString("en-US")} tokens of the saved model.`;
 }
