@@ -29,6 +29,8 @@ export interface ContextMeter {
 
 /** Sessions whose per-item counts are kept; the least recently measured one is dropped beyond this. */
 const SESSIONS_MAX = 64;
+/** A cold count (first reading after a start) yields to the event loop this often, so it never stalls the host. */
+const SLICE_MS = 10;
 
 /** Tokens of one message's content: text, each tool call's name and JSON arguments, a tool result's output. */
 export function messageTokens(m: ChatMessage): number {
@@ -100,9 +102,14 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
       const direct = turns.filter((t) => t.mode === "direct");
       let content = 0;
       const seen = new Set<string>();
+      let sliceStart = performance.now();
       for (const item of items) {
         seen.add(item.id);
         content += itemTokens(item, item.turnId && !model.has(item.turnId) ? direct : [], cache);
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
       }
       for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
       const history = content + MESSAGE_OVERHEAD * toChatMessages(items, turns).length;
