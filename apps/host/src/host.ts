@@ -65,7 +65,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const checkpointsScope = scope.child("checkpoints");
   const checkpoints = await Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env });
   const sessions = createSessionService(scope.child("sessions"), {
-    store: db.store, registry, runtime, hooks, model: () => model.resolve(),
+    store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(),
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
     userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
   });
