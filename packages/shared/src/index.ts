@@ -64,3 +64,7 @@ export type { ShellSettingsInput } from "./shell.js";
 export {
   SnapshotTree, SnapshotLabel, SnapshotResult, ChangedFile, TurnChanges, CheckpointConflict, RewindResult, CheckpointsAvailability,
 } from "./checkpoints.js";
+export {
+  SESSION_IMPORT_MAX_CHARS, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionForkInput, SessionEditInput, SessionExportFile, SessionExport,
+  SessionImportInput,
+} from "./session.js";

@@ -118,3 +118,47 @@ export type SessionEvent =
   | { type: "session"; session: SessionInfo }
   /** The size of the next model request (CTX-1), after every model step and at the end of a turn. */
   | { type: "context"; context: ContextUsage };
+
+// ── Session operations (CTX-5): fork, edit-and-resend, retry, export and import ──
+
+/** Most characters of an imported session export: at 3 bytes a character it fits the host's 4 MiB body limit with the envelope. */
+export const SESSION_IMPORT_MAX_CHARS = 1_000_000;
+
+/** Fork the session at an item: the new session holds every item up to and including it. */
+export const SessionForkInput = z.strictObject({ sessionId: SessionId, itemId: z.string().min(1).max(64) });
+export type SessionForkInput = z.infer<typeof SessionForkInput>;
+
+/** Fork before a past user message and send `text` in its place in the fork. */
+export const SessionEditInput = z.strictObject({ sessionId: SessionId, itemId: z.string().min(1).max(64), text: SessionSendInput.shape.text });
+export type SessionEditInput = z.infer<typeof SessionEditInput>;
+
+/** A file to download: its suggested name and its text. */
+export const SessionExportFile = z.object({ filename: z.string(), mimeType: z.string(), text: z.string() });
+export type SessionExportFile = z.infer<typeof SessionExportFile>;
+
+export const SESSION_EXPORT_FORMAT = "seam.session";
+export const SESSION_EXPORT_VERSION = 1;
+
+/** A session as exported (`exportJson`) and imported (`importJson`): versioned, ids as they were in the source. */
+export const SessionExport = z.strictObject({
+  format: z.literal(SESSION_EXPORT_FORMAT),
+  version: z.literal(SESSION_EXPORT_VERSION),
+  exportedAt: z.string(),
+  session: z.object({
+    title: z.string().trim().min(1).max(200),
+    workspace: z.string().min(1).max(4096),
+    mode: SessionInfo.shape.mode,
+    createdAt: z.string(),
+  }),
+  turns: z.array(TurnInfo.omit({ sessionId: true })),
+  items: z.array(TimelineItem),
+});
+export type SessionExport = z.infer<typeof SessionExport>;
+
+export const SessionImportInput = z.strictObject({
+  /** The text of an exported JSON file. */
+  text: z.string().min(1, "The file is empty").max(SESSION_IMPORT_MAX_CHARS, `An import may have at most ${SESSION_IMPORT_MAX_CHARS.toLocaleString("en-US")} characters`),
+  /** Where the imported session works; default: the workspace named in the export (it must exist on this machine). */
+  workspace: z.string().trim().min(1).max(4096).optional(),
+});
+export type SessionImportInput = z.infer<typeof SessionImportInput>;

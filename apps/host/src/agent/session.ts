@@ -16,6 +16,7 @@ import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEn
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
+import { createSessionOps, type SessionOps } from "./session-ops.js";
 import { stopReason, TurnStop } from "./stop.js";
 
 export interface SessionDeps {
@@ -43,8 +44,8 @@ type Events = { session: { sessionId: string; event: SessionEvent }; list: null 
 
 interface Running { turnId: string; controller: AbortController; done: Promise<void> }
 
-/** What the tRPC layer calls (`HostApi["sessions"]`). */
-export interface Api {
+/** What the tRPC layer calls (`HostApi["sessions"]`); session operations (CTX-5) come from `SessionOps`. */
+export interface Api extends SessionOps {
   list(): Promise<SessionInfo[]>;
   create(input: SessionCreateInput): Promise<SessionInfo>;
   rename(id: string, title: string): Promise<SessionInfo>;
@@ -200,7 +201,21 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     await Promise.allSettled(all.map((r) => r.done));
   }, "sessions:turns");
 
+  const ops = createSessionOps({
+    store,
+    requireSession,
+    canonicalWorkspace,
+    runningTurn: (id) => running.get(id)?.turnId || null,
+    send: (input) => service.send(input),
+    created: (row) => {
+      bus.emit("list", null);
+      return info(row);
+    },
+    remove: (id) => service.remove(id),
+  });
+
   const service: SessionService = {
+    ...ops,
     async list() {
       return (await store.sessions.list()).map(info);
     },

@@ -3,9 +3,11 @@ import type { FactItem, MessageItem, TimelineItem, ToolCallItem, TurnInfo, TurnS
 import { HostError, isCapability, type Capability } from "../core/errors.js";
 import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { toHostError, toJson, fromJson } from "./errors.js";
+import { writeHistory, type HistoryInput } from "./history-copy.js";
 import { factItem, messageItem, sessionRow, toolCallItem, turnInfo, type SessionRow } from "./rows.js";
 
 export type { SessionRow } from "./rows.js";
+export type { HistoryInput } from "./history-copy.js";
 
 /** The durable history the agent loop and the routers use (CORE-13, CORE-16). No Prisma types cross it. */
 export interface Store {
@@ -20,6 +22,8 @@ export interface Store {
     /** Deletes the session with its turns and items. */
     remove(id: string): Promise<void>;
     touch(id: string): Promise<void>;
+    /** A new session with a whole history (a fork's prefix, an imported export) in one transaction: all of it or nothing (CTX-5). */
+    createWithHistory(input: HistoryInput): Promise<SessionRow>;
   };
   turns: {
     create(sessionId: string, mode: "model" | "direct"): Promise<TurnInfo>;
@@ -123,6 +127,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     setMode: (id, mode) => op(`session ${id}`, async () => sessionRow(await prisma.session.update({ where: { id }, data: { mode } }))),
     remove: (id) => op(`session ${id}`, async () => { await prisma.session.delete({ where: { id } }); }),
     touch: (id) => op(`session ${id}`, async () => { await prisma.session.update({ where: { id }, data: { updatedAt: now() } }); }),
+    createWithHistory: (h) => op("session", () => tx((t) => writeHistory(t, h))),
   };
 
   const turns: Store["turns"] = {

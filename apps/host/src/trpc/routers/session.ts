@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { SessionCallToolInput, SessionCreateInput, SessionRef, SessionModeInput, SessionRenameInput, SessionSendInput } from "@seam/shared";
+import { SessionEditInput, SessionForkInput, SessionImportInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
 export const sessionRouter = {
@@ -13,4 +14,11 @@ export const sessionRouter = {
   callTool: procedure.input(SessionCallToolInput).mutation(({ ctx, input }) => ctx.host.sessions.callTool(input)),
   stop: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.stop(input.id)),
   context: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.context(input.id)),
+  // Session operations (CTX-5)
+  fork: procedure.input(SessionForkInput).mutation(({ ctx, input }) => ctx.host.sessions.fork(input)),
+  editAndResend: procedure.input(SessionEditInput).mutation(({ ctx, input }) => ctx.host.sessions.editAndResend(input)),
+  retry: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.retry(input.id)),
+  exportMarkdown: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.exportMarkdown(input.id)),
+  exportJson: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.exportJson(input.id)),
+  importJson: procedure.input(SessionImportInput).mutation(({ ctx, input }) => ctx.host.sessions.importJson(input)),
 } satisfies TRPCRouterRecord;

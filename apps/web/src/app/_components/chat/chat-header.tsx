@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { useTRPC } from "@/trpc/react";
+import { SessionMenu } from "../session-ops/session-menu";
 import { DeleteSessionDialog } from "../sessions/delete-session-dialog";
 import { ContextMeter } from "./context-meter";
 import { ModeSwitch } from "./mode-switch";
@@ -45,6 +46,7 @@ export function ChatHeader({
           <SquareIcon className="fill-current" /> {stopping ? "Stopping…" : "Stop"}
         </Button>
       )}
+      <SessionMenu session={session} />
       <Tip label="Delete session">
         <Button variant="subtle" size="icon-sm" data-testid="session-delete" aria-label="Delete session" onClick={() => setDeleting(true)}>
           <Trash2Icon />

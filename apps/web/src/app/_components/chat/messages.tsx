@@ -1,40 +1,53 @@
 "use client";
 import type { MessageItem } from "@seam/shared";
-import { memo, useDeferredValue } from "react";
+import { memo, useDeferredValue, useState } from "react";
 import { RestoreAction } from "../checkpoints/restore-action";
+import { EditMessage, MessageOps } from "../session-ops/message-ops";
 import { MarkdownText } from "./markdown";
 
 /**
- * The user's bubble. `restore` (a later turn changed files) adds "Restore files to here", shown on hover
- * and keyboard focus.
+ * The user's bubble. `restore` (a later turn changed files) adds "Restore files to here"; `opsIn` adds
+ * "Edit" and "Fork" (CTX-5). All are shown on hover and keyboard focus.
  */
 export const UserMessage = memo(function UserMessage({
   message,
   restoreIn,
   running = false,
+  opsIn,
+  busy = false,
 }: {
   message: MessageItem;
   /** The session id, when a later turn changed files (the action applies). */
   restoreIn?: string;
   /** A turn is running: restoring waits until it ends. */
   running?: boolean;
+  /** The session id, to offer "Edit" and "Fork". */
+  opsIn?: string;
+  /** The message belongs to the running turn: editing and forking wait until it ends. */
+  busy?: boolean;
 }) {
   const command = message.text.startsWith("/");
+  const [editing, setEditing] = useState(false);
   return (
     <div data-testid="user-message-row" data-message-id={message.id} className="group/msg flex flex-col items-end gap-1">
-      <div
-        data-testid="message-user"
-        className={
-          command
-            ? "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-subtle px-3.5 py-2 font-mono text-[13px] leading-relaxed"
-            : "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-subtle px-3.5 py-2 text-[14.5px] leading-relaxed"
-        }
-      >
-        {message.text}
-      </div>
-      {restoreIn && (
-        <div className="flex justify-end">
-          <RestoreAction sessionId={restoreIn} messageId={message.id} running={running} />
+      {editing && opsIn ? (
+        <EditMessage sessionId={opsIn} message={message} onDone={() => setEditing(false)} />
+      ) : (
+        <div
+          data-testid="message-user"
+          className={
+            command
+              ? "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-subtle px-3.5 py-2 font-mono text-[13px] leading-relaxed"
+              : "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-subtle px-3.5 py-2 text-[14.5px] leading-relaxed"
+          }
+        >
+          {message.text}
+        </div>
+      )}
+      {(restoreIn || opsIn) && !editing && (
+        <div className="flex items-center justify-end gap-1">
+          {opsIn && <MessageOps sessionId={opsIn} messageId={message.id} busy={busy} onEdit={() => setEditing(true)} />}
+          {restoreIn && <RestoreAction sessionId={restoreIn} messageId={message.id} running={running} />}
         </div>
       )}
     </div>

@@ -5,6 +5,7 @@ import { formatDuration, elapsedSince } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
 import { CheckpointFact } from "../checkpoints/checkpoint-rows";
 import { CHANGED_FILES_FACT, CHECKPOINT_FACTS, EMPTY_INDEX, type CheckpointIndex } from "../checkpoints/checkpoint-facts";
+import { canRetry, RetryAction } from "../session-ops/retry-action";
 import { FactRow } from "./fact-row";
 import { AssistantMessage, UserMessage } from "./messages";
 import type { TimelineRow } from "./timeline-state";
@@ -43,10 +44,11 @@ export function Timeline({
         // Rows far off screen skip layout and paint (a cheap stand-in for virtualisation); the last
         // rows, which change while streaming, always render.
         <div key={row.key} className={i < rows.length - 4 ? "[contain-intrinsic-size:auto_96px] [content-visibility:auto]" : undefined}>
-          <Row row={row} sessionId={sessionId} running={Boolean(running)} approvals={approvals} outputs={outputs} checkpoints={checkpoints} />
+          <Row row={row} sessionId={sessionId} running={Boolean(running)} runningTurnId={running?.id ?? null} approvals={approvals} outputs={outputs} checkpoints={checkpoints} />
         </div>
       ))}
       {running && !busyTail && <Working turn={running} />}
+      {canRetry(rows, Boolean(running)) && <RetryAction sessionId={sessionId} />}
     </div>
   );
 }
@@ -55,6 +57,7 @@ function Row({
   row,
   sessionId,
   running,
+  runningTurnId,
   approvals,
   outputs,
   checkpoints,
@@ -62,6 +65,7 @@ function Row({
   row: TimelineRow;
   sessionId: string;
   running: boolean;
+  runningTurnId: string | null;
   approvals: Map<string, ToolApprovalView>;
   outputs: Record<string, string>;
   checkpoints: CheckpointIndex;
@@ -71,7 +75,13 @@ function Row({
   switch (item.kind) {
     case "message":
       return item.role === "user" ? (
-        <UserMessage message={item} restoreIn={checkpoints.restorable.has(item.id) ? sessionId : undefined} running={running} />
+        <UserMessage
+          message={item}
+          restoreIn={checkpoints.restorable.has(item.id) ? sessionId : undefined}
+          running={running}
+          opsIn={sessionId}
+          busy={item.turnId !== null && item.turnId === runningTurnId}
+        />
       ) : (
         <AssistantMessage message={item} />
       );
