@@ -1,6 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { SessionCallToolInput, SessionCreateInput, SessionRef, SessionModeInput, SessionRenameInput, SessionSendInput } from "@seam/shared";
-import { SessionEditInput, SessionForkInput, SessionImportInput } from "@seam/shared";
+import {
+  SessionCallToolInput, SessionCreateInput, SessionEditInput, SessionForkInput, SessionImportInput, SessionModeInput, SessionRef, SessionRenameInput,
+  SessionSendInput,
+} from "@seam/shared";
 import { procedure } from "../trpc.js";
 
 export const sessionRouter = {
