@@ -234,7 +234,8 @@ function findExecutable(command: string, path: string | undefined, cwd: string |
   return (path ?? "/usr/bin:/bin").split(delimiter).some((dir) => isExecutable(resolve(base, dir, command)));
 }
 
-function isExecutable(path: string): boolean {
+/** An executable regular file (X_OK for this process). */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();
@@ -243,7 +244,7 @@ function isExecutable(path: string): boolean {
   }
 }
 
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -4,20 +4,13 @@ import type { Scope } from "../core/scope.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import type { Store } from "../persistence/store.js";
 import type { ApprovalBroker } from "../permissions/broker.js";
+import type { RunDecisionInput } from "../permissions/permissions.js";
 import type { HostHalfLimits } from "./host-half-types.js";
 import { isLive, type Run } from "./runs.js";
 import type { ExtensionStore } from "./store.js";
 
-/** One decision on a run request, for the audit log. */
-export interface RunDecision {
-  sessionId: string;
-  packageName: string;
-  version: number;
-  decision: "allow" | "deny" | "withdrawn";
-  by: "user" | "grant" | "setting" | "earlier" | "turn_ended";
-  allowFuture: boolean;
-  requestedAt: Date;
-}
+/** One decision on a run request, for the permissions audit log (PERM-4). */
+export type RunDecision = RunDecisionInput;
 
 /** What the parts of the extensions capability share (service.ts builds it once). */
 export interface ExtensionsContext {

@@ -2,11 +2,12 @@
  * The bubblewrap sandbox (CODE-4): the bwrap arguments for a mode, and the probe that decides whether
  * bwrap can run here at all.
  */
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { delimiter, join, sep } from "node:path";
 import type { ShellSandboxAvailability, ShellSandboxMode } from "@seam/shared";
 import { messageOf } from "../core/errors.js";
-import { spawnChild } from "../core/process.js";
+import { isDirectory, isExecutable, spawnChild } from "../core/process.js";
+import { isInside } from "../workspace/contain.js";
 import type { Scope } from "../core/scope.js";
 import { shellError } from "./errors.js";
 
@@ -49,7 +50,7 @@ export function sandboxArgs(mode: SandboxMode, network: boolean, paths: SandboxP
   const mounts: { path: string; args: string[] }[] = [{ path: "/tmp", args: ["--tmpfs", "/tmp"] }];
   if (home !== undefined && isDirectory(home)) mounts.push({ path: home, args: ["--tmpfs", home] });
   const secrets = canonical(paths.secretsFile);
-  if (secrets !== undefined && !(home !== undefined && inside(secrets, home))) mounts.push({ path: secrets, args: ["--ro-bind", "/dev/null", secrets] });
+  if (secrets !== undefined && !(home !== undefined && isInside(home, secrets))) mounts.push({ path: secrets, args: ["--ro-bind", "/dev/null", secrets] });
   mounts.push({ path: workspace, args: [mode === "workspace-write" ? "--bind" : "--ro-bind", workspace, workspace] });
   const depth = (p: string) => p.split(sep).filter(Boolean).length;
   mounts.sort((a, b) => depth(a.path) - depth(b.path));
@@ -104,27 +105,5 @@ function canonical(path: string): string | undefined {
     return realpathSync(path);
   } catch {
     return undefined;
-  }
-}
-
-function inside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-export function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
