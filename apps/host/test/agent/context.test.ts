@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ContextUsage, SessionEvent, TimelineItem, TurnInfo } from "@seam/shared";
-import { startScriptedModel, type ScriptedModel } from "../../../../packages/testkit/src/index.js";
 import { createContextMeter, toolTokens } from "../../src/agent/context.js";
 import { systemPrompt } from "../../src/agent/prompt.js";
 import { createToolRegistry } from "../../src/agent/registry.js";
@@ -13,7 +12,7 @@ import { countText, MESSAGE_OVERHEAD } from "../../src/agent/tokens.js";
 import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
 import type { Store } from "../../src/persistence/store.js";
-import { startTestHost } from "../support/host.js";
+import { startScriptedHost } from "../support/host.js";
 
 const scripts = [{
   name: "context-test",
@@ -25,22 +24,17 @@ const scripts = [{
   ],
 }];
 
-let model: ScriptedModel;
 let scope: Scope;
 let host: HostApi;
 let workspace: string;
 
 beforeAll(async () => {
-  model = await startScriptedModel({ scripts });
-  ({ scope, host } = await startTestHost({
-    SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: "context-test", SEAM_MAX_STEPS: "3",
-  }));
+  ({ scope, host } = await startScriptedHost(scripts, "context-test"));
   workspace = mkdtempSync(join(tmpdir(), "seam-ctx-"));
   writeFileSync(join(workspace, "README.md"), `# Fixture\n${"Some words for the model to read. ".repeat(200)}\n`);
 });
 afterAll(async () => {
   await scope?.dispose();
-  await model?.close();
 });
 
 const sumOfParts = (c: ContextUsage) => c.system + c.tools + c.history;

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent, TurnInfo } from "@seam/shared";
-import { startScriptedModel, type ScriptedModel } from "../../../../packages/testkit/src/index.js";
+import type { ScriptedModel } from "../../../../packages/testkit/src/index.js";
 import type { HostApi } from "../../src/host-api.js";
 import type { Scope } from "../../src/core/scope.js";
-import { startTestHost } from "../support/host.js";
+import { startScriptedHost, startTestHost } from "../support/host.js";
 
 const scripts = [{
   name: "session-test",
@@ -30,17 +30,13 @@ let host: HostApi;
 let workspace: string;
 
 beforeAll(async () => {
-  model = await startScriptedModel({ scripts });
-  ({ scope, host } = await startTestHost({
-    SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: "session-test", SEAM_MAX_STEPS: "3",
-  }));
+  ({ scope, host, model } = await startScriptedHost(scripts, "session-test"));
   workspace = mkdtempSync(join(tmpdir(), "seam-ws-"));
   writeFileSync(join(workspace, "README.md"), "# Hello from the fixture\n");
   mkdirSync(join(workspace, "src"));
 });
 afterAll(async () => {
   await scope.dispose();
-  await model.close();
 });
 
 /** Sends a message and collects the session's events until the turn ends. */

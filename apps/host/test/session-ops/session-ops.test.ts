@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_IMPORT_MAX_CHARS, type TimelineItem, type TurnInfo } from "@seam/shared";
-import { startScriptedModel, type ScriptedModel } from "../../../../packages/testkit/src/index.js";
+import type { ScriptedModel } from "../../../../packages/testkit/src/index.js";
 import type { HostApi } from "../../src/host-api.js";
 import type { SessionService } from "../../src/agent/session.js";
 import type { Scope } from "../../src/core/scope.js";
-import { startTestHost } from "../support/host.js";
+import { startScriptedHost } from "../support/host.js";
 import { rejection } from "../support/errors.js";
 
 const scripts = [{
@@ -28,16 +28,12 @@ let host: HostApi;
 let workspace: string;
 
 beforeAll(async () => {
-  model = await startScriptedModel({ scripts });
-  ({ scope, host } = await startTestHost({
-    SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: "ops-test", SEAM_MAX_STEPS: "3",
-  }));
+  ({ scope, host, model } = await startScriptedHost(scripts, "ops-test"));
   workspace = mkdtempSync(join(tmpdir(), "seam-ops-ws-"));
   writeFileSync(join(workspace, "README.md"), "# Fixture readme\n");
 });
 afterAll(async () => {
   await scope.dispose();
-  await model.close();
   rmSync(workspace, { recursive: true, force: true });
 });
 

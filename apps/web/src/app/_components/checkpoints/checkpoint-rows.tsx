@@ -50,12 +50,7 @@ function UndoneRow({ fact, result, title }: { fact: FactItem; result: RewindResu
   return (
     <FactShell fact={fact} icon={Undo2Icon} title={title} summary={rewindSummary(result)}>
       <RewindResultView result={result} />
-      <details className="text-[12px]">
-        <summary className="cursor-pointer">What the model was told</summary>
-        <div className="mt-1.5">
-          <ModelText text={fact.text} />
-        </div>
-      </details>
+      <ToldTheModel text={fact.text} />
     </FactShell>
   );
 }
@@ -111,12 +106,19 @@ function RestoredRow({ fact, payload, sessionId, undone, running }: { fact: Fact
           Could not undo the restore: {rewindErrorAdvice(hostCodeOf(undo.error), undo.error.message)}
         </p>
       )}
-      <details className="text-[12px]">
-        <summary className="cursor-pointer">What the model was told</summary>
-        <div className="mt-1.5">
-          <ModelText text={fact.text} />
-        </div>
-      </details>
+      <ToldTheModel text={fact.text} />
     </FactShell>
+  );
+}
+
+/** The fact's text as the model reads it, behind a disclosure. */
+function ToldTheModel({ text }: { text: string }) {
+  return (
+    <details className="text-[12px]">
+      <summary className="cursor-pointer">What the model was told</summary>
+      <div className="mt-1.5">
+        <ModelText text={text} />
+      </div>
+    </details>
   );
 }
