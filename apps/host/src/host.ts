@@ -4,6 +4,9 @@ import type { HostApi } from "./host-api.js";
 import { createStepHooks } from "./agent/hooks.js";
 import { createToolRegistry, toolsApi } from "./agent/registry.js";
 import { createToolRuntime } from "./agent/runtime.js";
+import { createLoadedTools } from "./agent/loaded-tools.js";
+import { toolSearchTool } from "./agent/tool-search.js";
+import { createToolSet } from "./agent/tool-set.js";
 import { createSessionService } from "./agent/session.js";
 import { capabilityOverview } from "./capabilities.js";
 import * as Checkpoints from "./checkpoints/checkpoints.js";
@@ -41,6 +44,9 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const hooks = createStepHooks();
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
   const model = createModelSettings({ store: db.store, secrets, env: opts.env });
+  // Past the budget, deferrable (MCP) tools wait behind tool_search; one answer for the loop and the meter (CTX-3).
+  const toolSet = createToolSet({ registry, loaded: createLoadedTools({ items: db.store.items }), budget: () => model.toolBudget() });
+  scope.add(registry.register(toolSearchTool({ tools: toolSet })), "tool:tool_search");
 
   // Seam's own writes reach the skills cache and the language servers at once (CODE-6); the closures run only on a write.
   const workspace = Workspace.create(scope.child("workspace"), {
@@ -65,7 +71,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const checkpointsScope = scope.child("checkpoints");
   const checkpoints = await Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env });
   const sessions = createSessionService(scope.child("sessions"), {
-    store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(),
+    store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(), toolSet,
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
     userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
   });

@@ -22,8 +22,12 @@ export type ContextWindowSource = z.infer<typeof ContextWindowSource>;
 export const ContextUsage = z.object({
   system: z.number().int(),
   tools: z.number().int(),
-  /** How many tool specs `tools` counts. */
+  /** How many tool specs `tools` counts (the ones the next request sends). */
   toolCount: z.number().int(),
+  /** Deferrable tools left out of the next request (CTX-3); 0 while the tools fit the budget. */
+  deferred: z.number().int(),
+  /** Deferred tools that `tool_search` loaded and the next request sends, by name (sorted); empty while nothing is deferred. */
+  loaded: z.array(z.string()),
   history: z.number().int(),
   total: z.number().int(),
   /** The model's context window in tokens, or null when unknown (no model, or a local server without a setting). */

@@ -7,6 +7,10 @@ export {
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
 export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
+export {
+  TOOL_SEARCH, TOOL_SEARCH_QUERY_MAX, TOOL_SEARCH_RESULTS_MAX, DEFER_TOOLS_DEFAULT, DEFER_MAX_TOOLS_LIMIT, DeferTools, ToolSearchInput, ToolSearchMatch,
+  ToolSearchResult,
+} from "./deferred-tools.js";
 export { CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage } from "./context.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ContextWindow, ContextWindowSource } from "./context.js";
+import { DeferTools } from "./deferred-tools.js";
 import { envVarName, URL_MAX } from "./limits.js";
 
 export const ModelProvider = z.enum(["none", "openai-compatible", "anthropic"]);
@@ -17,6 +18,8 @@ export const ModelSettings = z.object({
   maxSteps: z.number().int().min(1).max(200).default(25),
   /** The model's context window in tokens; absent means the preset's or the model's documented window (CTX-1). */
   contextWindow: ContextWindow.optional(),
+  /** When tools are deferred behind `tool_search` (CTX-3); absent means the defaults (40 tools or 10 % of the window). */
+  deferTools: DeferTools.optional(),
 }).superRefine((v, ctx) => {
   if (v.provider !== "none" && !v.model) ctx.addIssue({ code: "custom", path: ["model"], message: "Model id is required" });
 });

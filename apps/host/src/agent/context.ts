@@ -3,10 +3,12 @@ import type { ChatMessage } from "../llm/llm.js";
 import type { Store } from "../persistence/store.js";
 import { toChatMessages } from "./history.js";
 import { systemPrompt } from "./prompt.js";
+import { createLoadedTools } from "./loaded-tools.js";
 import type { ToolRegistry } from "./registry.js";
-import type { ToolDef } from "./tool.js";
-import { toolSpec } from "./tool-specs.js";
+import { createToolSet, DEFAULT_BUDGET, type ToolSet } from "./tool-set.js";
 import { countText, MESSAGE_OVERHEAD } from "./tokens.js";
+
+export { toolTokens } from "./tool-tokens.js";
 
 export interface ContextWindowInfo { value: number | null; source: ContextWindowSource }
 
@@ -15,11 +17,13 @@ export interface ContextMeterDeps {
   registry: ToolRegistry;
   /** The configured model's context window (null value in direct mode or when unknown). */
   window(): Promise<ContextWindowInfo>;
+  /** Which tools the next request sends (CTX-3); without it, the registry's tools under the default budget. */
+  toolSet?: Pick<ToolSet, "next">;
 }
 
 /** The size of a session's next model request (CTX-1). */
 export interface ContextMeter {
-  /** System prompt + visible tool specs + history, estimated with a tokenizer; unchanged items are not re-counted. */
+  /** System prompt + the tool specs the next step sends + history, estimated with a tokenizer; unchanged items are not re-counted. */
   measure(sessionId: string, workspace: string): Promise<ContextUsage>;
   /** Records what the provider reported as the input of the session's last model step. */
   reported(sessionId: string, inputTokens: number | undefined): void;
@@ -41,12 +45,6 @@ export function messageTokens(m: ChatMessage): number {
   return n;
 }
 
-/** Tokens a tool spec costs: name, description with guidance, JSON schema. */
-export function toolTokens(t: ToolDef): number {
-  const spec = toolSpec(t);
-  return countText(spec.name) + countText(spec.description) + countText(JSON.stringify(spec.inputSchema));
-}
-
 /** A finished item never changes; a streaming message or running call is counted afresh each time. */
 const settled = (item: TimelineItem) =>
   item.kind === "fact" || (item.kind === "message" ? item.state !== "streaming" : item.status !== "running");
@@ -54,7 +52,9 @@ const settled = (item: TimelineItem) =>
 export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
   const perSession = new Map<string, Map<string, number>>();
   const lastInput = new Map<string, number>();
-  const toolCache = new WeakMap<ToolDef, number>();
+  const toolSet = deps.toolSet ?? createToolSet({
+    registry: deps.registry, loaded: createLoadedTools({ items: deps.store.items }), budget: async () => ({ ...DEFAULT_BUDGET, window: (await deps.window()).value }),
+  });
   const systemCache = new Map<string, number>();
 
   const itemsCache = (sessionId: string) => {
@@ -114,18 +114,13 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
       for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
       const history = content + MESSAGE_OVERHEAD * toChatMessages(items, turns).length;
 
-      const visible = deps.registry.visible(sessionId);
-      let tools = 0;
-      for (const t of visible) {
-        let n = toolCache.get(t);
-        if (n === undefined) toolCache.set(t, (n = toolTokens(t)));
-        tools += n;
-      }
+      const sent = await toolSet.next(sessionId);
+      const tools = sent.tokens;
       const system = systemTokens(workspace);
       const total = system + tools + history;
       const percent = window.value ? Math.round((total / window.value) * 1000) / 10 : null;
       return {
-        system, tools, toolCount: visible.length, history, total,
+        system, tools, toolCount: sent.tools.length, deferred: sent.deferred, loaded: sent.loaded, history, total,
         window: window.value, windowSource: window.source, percent,
         lastReported: lastInput.get(sessionId) ?? reportedFromTurns(turns),
       };

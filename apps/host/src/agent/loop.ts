@@ -7,12 +7,14 @@ import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
 import { toChatMessages } from "./history.js";
 import { systemPrompt } from "./prompt.js";
-import { toolSpec } from "./tool-specs.js";
+import type { ToolSet } from "./tool-set.js";
 import { stopReason } from "./stop.js";
 
 export interface TurnDeps {
   store: Store;
   registry: ToolRegistry;
+  /** Which tool specs each step sends (CTX-3: deferred tools, tool_search, byte-stable order). */
+  tools: Pick<ToolSet, "next">;
   runtime: ToolRuntime;
   hooks: StepHooks;
   emitItem(item: TimelineItem): void;
@@ -131,7 +133,7 @@ export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmM
   try {
     while (steps < maxSteps) {
       if (ctx.signal.aborted) return stopped();
-      const tools: ToolSpec[] = deps.registry.visible(ctx.sessionId).map(toolSpec);
+      const tools: ToolSpec[] = (await deps.tools.next(ctx.sessionId)).specs;
       steps++;
       await deps.store.turns.setSteps(ctx.turnId, steps);
       await runHooks(deps, ctx, steps);

@@ -16,7 +16,9 @@ import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEn
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
+import { createLoadedTools } from "./loaded-tools.js";
 import { createSessionOps, type SessionOps } from "./session-ops.js";
+import { createToolSet, DEFAULT_BUDGET, type ToolSet } from "./tool-set.js";
 import { stopReason, TurnStop } from "./stop.js";
 
 export interface SessionDeps {
@@ -32,6 +34,8 @@ export interface SessionDeps {
   model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
   /** The configured model's context window for the context meter (CTX-1); without it the meter shows no window. */
   contextWindow?(): Promise<ContextWindowInfo>;
+  /** Which tools each step sends (CTX-3); without it, the registry's tools under the default deferral budget. */
+  toolSet?: ToolSet;
 }
 
 /** A direct-mode turn: the user runs one tool by hand (CORE-14). */
@@ -99,7 +103,11 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id), waiting: deps.approvals?.waiting(row.id) ?? 0 });
   if (deps.approvals) scope.add(deps.approvals.onChange(() => bus.emit("list", null)), "approvals:listen");
   const emit = (sessionId: string, event: SessionEvent) => bus.emit("session", { sessionId, event });
-  const meter = createContextMeter({ store, registry: deps.registry, window: deps.contextWindow ?? (async () => ({ value: null, source: "unknown" })) });
+  const window = deps.contextWindow ?? (async (): Promise<ContextWindowInfo> => ({ value: null, source: "unknown" }));
+  const toolSet = deps.toolSet ?? createToolSet({
+    registry: deps.registry, loaded: createLoadedTools({ items: store.items }), budget: async () => ({ ...DEFAULT_BUDGET, window: (await window()).value }),
+  });
+  const meter = createContextMeter({ store, registry: deps.registry, window, toolSet });
   /** Sends the context meter's new reading; a failure to measure never disturbs the turn. */
   const emitContext = async (sessionId: string, workspace: string) => {
     try {
@@ -152,6 +160,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     const local: TurnDeps = {
       store,
       registry: deps.registry,
+      tools: toolSet,
       runtime: deps.runtime,
       hooks: deps.hooks,
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
@@ -250,6 +259,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       }
       await store.sessions.remove(id);
       meter.forget(id);
+      toolSet.forget(id);
       bus.emit("list", null);
     },
     async detail(id) {

@@ -47,6 +47,10 @@ export interface ToolDef {
   maxRenderedChars?: number;
   /** What running it does to the world (PERM-1); decides whether the session's mode lets it run or asks. */
   effect: ToolEffect;
+  /** May be left out of the model's request behind `tool_search` when the tools pass the budget (CTX-3; MCP tools are). */
+  deferrable?: boolean;
+  /** Where the tool comes from, as `tool_search` names it (e.g. the MCP server's name). */
+  source?: string;
   /** Validates model-supplied arguments; the message is shown to the model. */
   parse(args: unknown): ParseResult;
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
@@ -65,6 +69,8 @@ export function defineTool<S extends z.ZodType>(def: {
   maxRenderedChars?: number;
   /** Default `read`. */
   effect?: ToolEffect;
+  deferrable?: boolean;
+  source?: string;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
   preview?(args: z.output<S>, ctx: ToolContext): Promise<CallPreview>;
 }): ToolDef {
@@ -79,6 +85,8 @@ export function defineTool<S extends z.ZodType>(def: {
     timeoutMs: def.timeoutMs,
     maxRenderedChars: def.maxRenderedChars,
     effect: def.effect ?? "read",
+    ...(def.deferrable ? { deferrable: true } : {}),
+    ...(def.source ? { source: def.source } : {}),
     parse(args) {
       const r = def.input.safeParse(args);
       return r.success ? { ok: true, value: r.data } : { ok: false, message: formatIssues(r.error, { root: "(arguments)" }) };

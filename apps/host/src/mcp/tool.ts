@@ -23,6 +23,9 @@ export function mcpToolDef(server: string, tool: McpTool, generation: number, ca
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     timeoutMs: callTimeoutMs,
     effect: tool.readOnlyHint ? "read" : "external",
+    // Servers bring dozens of tools: past the budget they wait behind tool_search (CTX-3).
+    deferrable: true,
+    source: server,
     parse(args) {
       const value = args === undefined || args === null ? {} : args;
       if (typeof value !== "object" || Array.isArray(value)) return { ok: false, message: "(arguments): must be a JSON object" };

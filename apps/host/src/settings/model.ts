@@ -1,4 +1,4 @@
-import { formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
+import { DEFER_TOOLS_DEFAULT, formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
 import { capabilityRow } from "../core/capability-row.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
@@ -38,6 +38,8 @@ export interface ModelSettingsService {
   status(): Promise<CapabilityRow>;
   /** The configured model's context window in tokens (null in direct mode or when unknown) and where it comes from (CTX-1). */
   contextWindow(): Promise<{ value: number | null; source: ContextWindowSource }>;
+  /** The tool deferral budget (CTX-3) with the window it is measured against (null window: only the count applies). */
+  toolBudget(): Promise<{ maxTools: number; maxPercent: number; window: number | null }>;
   /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
   resolve(): Promise<{ model: LlmModel; maxSteps: number } | null>;
 }
@@ -87,6 +89,11 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
       if (settings.provider === "none") return { value: null, source: "unknown" };
       const { value, source } = contextWindowFor(settings);
       return { value, source };
+    },
+    async toolBudget() {
+      const settings = await current();
+      const { maxTools, maxPercent } = settings.deferTools ?? DEFER_TOOLS_DEFAULT;
+      return { maxTools, maxPercent, window: settings.provider === "none" ? null : contextWindowFor(settings).value };
     },
     async resolve() {
       const settings = await current();
