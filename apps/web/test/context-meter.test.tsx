@@ -10,7 +10,7 @@ import { TooltipProvider } from "@/components/ui/tooltip";
 afterEach(cleanup);
 
 const usage = (over: Partial<ContextUsage> = {}): ContextUsage => ({
-  system: 210, tools: 4_100, toolCount: 12, history: 8_034, total: 12_344, window: 128_000, windowSource: "model", percent: 9.6, lastReported: 11_900, ...over,
+  system: 210, tools: 4_100, toolCount: 12, history: 8_034, total: 12_344, window: 128_000, windowSource: "model", percent: 9.6, lastReported: 11_900, deferred: 0, loaded: [], ...over,
 });
 
 describe("formatTokens (CTX-1)", () => {
@@ -66,6 +66,29 @@ describe("ContextMeter (CTX-1)", () => {
     render(<ContextBreakdown context={unknown} />);
     expect(screen.getByTestId("context-window").textContent).toContain("Settings → Model");
     expect(screen.getByTestId("context-last").textContent).toContain("—");
+  });
+});
+
+describe("deferred tools in the meter (CTX-3)", () => {
+  it("CTX-3: says how many tools are deferred and lists the loaded ones; says nothing while none is deferred", () => {
+    render(<ContextBreakdown context={usage({ deferred: 54, loaded: ["mcp__gh__create_issue", "mcp__gh__list_issues"] })} />);
+    expect(screen.getByTestId("context-deferred-line").textContent).toBe("54 tools deferred · 2 loaded");
+    expect([...screen.getByTestId("context-loaded").querySelectorAll("li")].map((li) => li.textContent)).toEqual(["mcp__gh__create_issue", "mcp__gh__list_issues"]);
+    cleanup();
+    render(<ContextBreakdown context={usage({ deferred: 60, loaded: [] })} />);
+    expect(screen.getByTestId("context-deferred-line").textContent).toBe("60 tools deferred · 0 loaded");
+    expect(screen.queryByTestId("context-loaded")).toBeNull();
+    cleanup();
+    render(<ContextBreakdown context={usage()} />);
+    expect(screen.queryByTestId("context-deferred")).toBeNull();
+  });
+
+  it("CTX-3: a long loaded list is cut with a count of the rest", () => {
+    const loaded = Array.from({ length: 15 }, (_, i) => `mcp__gh__t${String(i).padStart(2, "0")}`);
+    render(<ContextBreakdown context={usage({ deferred: 1, loaded })} />);
+    const items = [...screen.getByTestId("context-loaded").querySelectorAll("li")].map((li) => li.textContent);
+    expect(items).toHaveLength(13);
+    expect(items.at(-1)).toBe("+3 more");
   });
 });
 

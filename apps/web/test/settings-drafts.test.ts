@@ -6,7 +6,7 @@ import { describeErrorKey, draftFrom as webDraftFrom, parseDraft as parseWeb } f
 import { hostCodeOf } from "@/lib/host-error";
 
 describe("model draft", () => {
-  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "" };
+  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "", deferMaxTools: "", deferMaxPercent: "" };
   it("trims, drops empty fields and reads max steps as a number", () => {
     const r = parseModel(draft);
     expect(r.ok && r.value).toMatchObject({ provider: "openai-compatible", baseURL: "https://api.example.com/v1", model: "m", maxSteps: 25 });
@@ -24,6 +24,20 @@ describe("model draft", () => {
       const r = parseModel({ ...draft, contextWindow: bad });
       expect(r.ok ? null : r.errors.contextWindow, bad).toMatch(/^Context window must be/);
     }
+  });
+  it("CTX-3: reads the deferral budget, empty as the defaults, one empty limit as its default, and puts a bad one on its field", () => {
+    const empty = parseModel(draft);
+    expect(empty.ok && empty.value.deferTools).toBeUndefined();
+    const set = parseModel({ ...draft, deferMaxTools: " 1,000 ", deferMaxPercent: "5 %" });
+    expect(set.ok && set.value.deferTools).toEqual({ maxTools: 1_000, maxPercent: 5 });
+    const one = parseModel({ ...draft, deferMaxTools: "", deferMaxPercent: "25" });
+    expect(one.ok && one.value.deferTools).toEqual({ maxTools: 40, maxPercent: 25 });
+    const tools = parseModel({ ...draft, deferMaxTools: "0" });
+    expect(tools.ok ? null : tools.errors.deferMaxTools).toBe("Max tools must be at least 1");
+    const percent = parseModel({ ...draft, deferMaxPercent: "150" });
+    expect(percent.ok ? null : percent.errors.deferMaxPercent).toBe("Max percent of the window must be at most 100");
+    const word = parseModel({ ...draft, deferMaxTools: "many" });
+    expect(word.ok ? null : word.errors.deferMaxTools).toMatch(/^Max tools must be/);
   });
   it("words a bad step count for people", () => {
     const r = parseModel({ ...draft, maxSteps: "0" });

@@ -49,7 +49,7 @@ describe("the coding agent in the host", () => {
     const effects = Object.fromEntries(tools.map((t) => [t.name, t.effect]));
     expect(effects).toMatchObject({
       read_file: "read", list_dir: "read", grep: "read", glob: "read", skill: "read", web_fetch: "network", web_search: "network",
-      write_file: "write", edit_file: "write", bash: "execute", extension_run: "extension",
+      write_file: "write", edit_file: "write", bash: "execute", extension_run: "extension", tool_search: "read",
     });
     // Rules and modes are changed only through the host API a person's page calls; none of the model's tools touches them.
     expect(tools.filter((t) => t.capability === "permissions" || /rule|permission|mode/i.test(t.name))).toEqual([]);

@@ -26,6 +26,29 @@ const WINDOW_SOURCE: Record<ContextUsage["windowSource"], string> = {
   unknown: "unknown",
 };
 
+/** Loaded names listed in the breakdown; more are counted. */
+const LOADED_SHOWN = 12;
+
+/** "N tools deferred · M loaded" and the loaded tools' names (CTX-3); nothing while no tool is deferred. */
+export function DeferredTools({ context }: { context: Pick<ContextUsage, "deferred" | "loaded"> }) {
+  if (context.deferred === 0 && context.loaded.length === 0) return null;
+  const shown = context.loaded.slice(0, LOADED_SHOWN);
+  const more = context.loaded.length - shown.length;
+  return (
+    <div className="flex flex-col gap-0.5 pl-2 opacity-80" data-testid="context-deferred">
+      <span data-testid="context-deferred-line">
+        {context.deferred} tool{context.deferred === 1 ? "" : "s"} deferred · {context.loaded.length} loaded
+      </span>
+      {shown.length > 0 && (
+        <ul className="flex flex-col font-mono text-[11px]" data-testid="context-loaded">
+          {shown.map((name) => <li key={name} className="truncate">{name}</li>)}
+          {more > 0 && <li>+{more} more</li>}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** The tooltip's breakdown: what the next request is made of, and what the provider reported for the last one. */
 export function ContextBreakdown({ context }: { context: ContextUsage }) {
   const row = (label: string, value: string, testId: string) => (
@@ -39,6 +62,7 @@ export function ContextBreakdown({ context }: { context: ContextUsage }) {
       <div className="font-medium">Next request (estimated)</div>
       {row("System prompt", formatTokens(context.system), "context-system")}
       {row(`Tools (${context.toolCount})`, formatTokens(context.tools), "context-tools")}
+      <DeferredTools context={context} />
       {row("History", formatTokens(context.history), "context-history")}
       {row("Total", context.total.toLocaleString("en-US"), "context-total")}
       {context.window !== null

@@ -14,6 +14,7 @@ import { ExtensionDefineResult, ExtensionRefusal, extensionRefusalOf, extensionS
 import { LspResult, lspViewOf } from "./lsp-result";
 import { hasRichBlocks, McpResultBlocks } from "./mcp-result";
 import { ToolStatusChip } from "./tool-status-chip";
+import { toolSearchSummary, toolSearchViewOf, ToolSearchResultView } from "./tool-search-result";
 import { prettyJson, summarizeArgs, TOOL_ICONS, toolKind } from "./tool-summary";
 import { WebResult, webViewOf } from "./web-result";
 
@@ -30,7 +31,8 @@ export const ToolCard = memo(function ToolCard({ call, approval, output }: { cal
   const Icon = TOOL_ICONS[toolKind(call.name)];
   const bash = bashViewOf(call);
   const edit = bash ? null : editViewOf(call);
-  const summary = bash ? bash.command : edit ? edit.path : (extensionSummary(call) ?? summarizeArgs(call.args));
+  const searched = bash || edit ? null : toolSearchViewOf(call);
+  const summary = bash ? bash.command : edit ? edit.path : searched ? toolSearchSummary(searched) : (extensionSummary(call) ?? summarizeArgs(call.args));
   const waiting = Boolean(approval) && call.status === "running";
   const cards = useLingering(waiting && approval ? [approval] : NO_REQUESTS, LINGER_MS);
   return (
@@ -79,6 +81,7 @@ function ToolCardDetails({ call, bash, edit }: { call: ToolCallItem; bash: BashV
   const canonical = prettyJson(call.canonical ?? { status: call.status, error: call.error, args: call.args });
   const web = webViewOf(call);
   const lsp = web ? null : lspViewOf(call);
+  const search = toolSearchViewOf(call);
   const extDefine = call.name === "extension_define";
   const extRefusal = extDefine ? null : extensionRefusalOf(call);
   // A finished command or edit opens on what it did; everything else on its arguments.
@@ -120,6 +123,8 @@ function ToolCardDetails({ call, bash, edit }: { call: ToolCallItem; bash: BashV
           </>
         ) : lsp ? (
           <LspResult view={lsp} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
+        ) : search ? (
+          <ToolSearchResultView result={search} modelText={modelText} />
         ) : web ? (
           <WebResult view={web} rendered={call.rendered} modelText={<Pane testId="tool-card-result" text={result} tone={call.status === "error" ? "error" : undefined} />} />
         ) : (

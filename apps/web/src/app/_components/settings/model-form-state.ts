@@ -8,6 +8,9 @@ export interface ModelDraft {
   maxSteps: string;
   /** Tokens; empty means the model's or preset's documented window (CTX-1). */
   contextWindow: string;
+  /** Deferral budget (CTX-3); empty means the default (40 tools, 10 % of the window). */
+  deferMaxTools: string;
+  deferMaxPercent: string;
 }
 
 export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
@@ -21,6 +24,8 @@ export function draftFrom(status: ModelStatus): ModelDraft {
     apiKeyEnv: s.apiKeyEnv ?? "",
     maxSteps: String(s.maxSteps ?? 25),
     contextWindow: s.contextWindow === undefined ? "" : String(s.contextWindow),
+    deferMaxTools: s.deferTools === undefined ? "" : String(s.deferTools.maxTools),
+    deferMaxPercent: s.deferTools === undefined ? "" : String(s.deferTools.maxPercent),
   };
 }
 
@@ -31,6 +36,10 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
   // "128,000" and "128_000" are read as 128000; anything else that is not a number is refused by the schema.
   const windowText = d.contextWindow.trim().replace(/[,_\s]/g, "");
   const contextWindow = windowText === "" ? undefined : Number(windowText);
+  // Both empty: the defaults (no setting stored); one empty: that limit's default.
+  const maxTools = d.deferMaxTools.trim() === "" ? undefined : Number(d.deferMaxTools.trim().replace(/[,_\s]/g, ""));
+  const maxPercent = d.deferMaxPercent.trim() === "" ? undefined : Number(d.deferMaxPercent.trim().replace(/\s*%$/, ""));
+  const deferTools = maxTools === undefined && maxPercent === undefined ? undefined : { maxTools, maxPercent };
   const candidate = {
     provider: d.provider,
     baseURL: opt(d.baseURL),
@@ -38,6 +47,7 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
     apiKeyEnv: opt(d.apiKeyEnv),
     maxSteps: steps,
     contextWindow,
+    deferTools,
   };
   const parsed = ModelSettings.safeParse(candidate);
   if (parsed.success) {
@@ -46,8 +56,14 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
   }
   const errors: DraftErrors = {};
   for (const issue of parsed.error.issues) {
-    const key = issue.path[0] as keyof ModelDraft | undefined;
+    const key = deferKey(issue.path) ?? (issue.path[0] as keyof ModelDraft | undefined);
     if (key && !errors[key]) errors[key] = key === "maxSteps" ? "Max steps must be a whole number from 1 to 200" : issue.message;
   }
   return { ok: false, errors };
+}
+
+/** A deferTools issue belongs to the field of the limit it names. */
+function deferKey(path: PropertyKey[]): keyof ModelDraft | undefined {
+  if (path[0] !== "deferTools") return undefined;
+  return path[1] === "maxPercent" ? "deferMaxPercent" : "deferMaxTools";
 }

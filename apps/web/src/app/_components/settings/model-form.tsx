@@ -1,5 +1,5 @@
 "use client";
-import type { ModelProvider, ModelStatus } from "@seam/shared";
+import { DEFER_TOOLS_DEFAULT, type ModelProvider, type ModelStatus } from "@seam/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -131,6 +131,35 @@ export function ModelForm({ status }: { status: ModelStatus }) {
         inputClassName="w-36 tabular-nums"
         {...form.field("contextWindow")}
       />
+
+      <fieldset className="flex flex-col gap-2" data-testid="model-defer-tools">
+        <legend className="text-[13px] font-medium">Deferred tools</legend>
+        <FieldHint>
+          When the tools pass either limit, MCP tools are left out of each request and the model finds the ones it needs with{" "}
+          <code className="font-mono">tool_search</code>; the ones it loads stay for the rest of the session. Leave empty for the
+          defaults ({DEFER_TOOLS_DEFAULT.maxTools} tools, {DEFER_TOOLS_DEFAULT.maxPercent} % of the window).
+        </FieldHint>
+        <div className="flex flex-wrap gap-4">
+          <TextField
+            label="Max tools"
+            optional
+            testId="model-defer-max-tools"
+            inputMode="numeric"
+            placeholder={String(DEFER_TOOLS_DEFAULT.maxTools)}
+            inputClassName="w-28 tabular-nums"
+            {...form.field("deferMaxTools")}
+          />
+          <TextField
+            label="Max % of the window"
+            optional
+            testId="model-defer-max-percent"
+            inputMode="decimal"
+            placeholder={String(DEFER_TOOLS_DEFAULT.maxPercent)}
+            inputClassName="w-28 tabular-nums"
+            {...form.field("deferMaxPercent")}
+          />
+        </div>
+      </fieldset>
 
       <SaveBar
         name="model"
