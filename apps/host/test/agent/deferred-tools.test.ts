@@ -43,10 +43,13 @@ let fx: ReturnType<typeof fixture>;
 let sessionId: string;
 const env = () => ({ SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: MODEL_ID, SEAM_MAX_STEPS: "3" });
 
+/** Waits for the peer's 60 tools to be registered (after adding it, after a restart). */
+const ghTools = () => vi.waitFor(async () => expect((await host.tools.list()).filter((t) => t.name.startsWith("mcp__gh__"))).toHaveLength(60), { timeout: 20_000, interval: 50 });
+
 const startHost = async (servers = true) => {
   scope = createScope("defer-host");
   host = await createHost(scope, { home, env: env(), version: "test" });
-  if (servers) await vi.waitFor(async () => expect((await host.tools.list()).filter((t) => t.name.startsWith("mcp__gh__"))).toHaveLength(60), { timeout: 20_000, interval: 50 });
+  if (servers) await ghTools();
 };
 
 /** Sends `text` and waits for the turn to end; returns the model requests it made. */
@@ -71,7 +74,7 @@ beforeAll(async () => {
   fx = fixture("gh", { tools: RAW, descriptions: DESCRIPTIONS });
   await startHost(false);
   await host.mcp.add(fx.config);
-  await vi.waitFor(async () => expect((await host.tools.list()).filter((t) => t.name.startsWith("mcp__gh__"))).toHaveLength(60), { timeout: 20_000, interval: 50 });
+  await ghTools();
   sessionId = (await host.sessions.create({ workspace: HOST_DIR, title: "defer" })).id;
   // MCP calls run without asking in this session (PERM-1), so the scripted turns need nobody.
   await host.sessions.setMode(sessionId, "auto");
@@ -136,7 +139,7 @@ describe("deferred tools and tool_search (CTX-3)", () => {
 
   it("CTX-3: tool_search refuses an empty query (invalid_arguments) and says clearly when nothing matches; nothing is loaded then", async () => {
     const other = (await host.sessions.create({ workspace: HOST_DIR, title: "search" })).id;
-    const call = async (args: unknown) => {
+    const call = async (args: Record<string, unknown>) => {
       const { turnId } = await host.sessions.callTool({ sessionId: other, name: "tool_search", args });
       let found: ToolCallItem | undefined;
       await vi.waitFor(async () => {
