@@ -137,7 +137,7 @@ export function ModelForm({ status }: { status: ModelStatus }) {
         <FieldHint>
           When the tools pass either limit, MCP tools are left out of each request and the model finds the ones it needs with{" "}
           <code className="font-mono">tool_search</code>; the ones it loads stay for the rest of the session. Leave empty for the
-          defaults ({DEFER_TOOLS_DEFAULT.maxTools} tools, {DEFER_TOOLS_DEFAULT.maxPercent} % of the window).
+          defaults ({DEFER_TOOLS_DEFAULT.maxTools} tools, {DEFER_TOOLS_DEFAULT.maxPercent}% of the window).
         </FieldHint>
         <div className="flex flex-wrap gap-4">
           <TextField
