@@ -7,7 +7,11 @@ export {
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
 export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
-export { CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage } from "./context.js";
+export {
+  CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage,
+  COMPACT_AT_MIN, COMPACT_AT_MAX, COMPACT_AT_DEFAULT, CompactAt, COMPACTION_FAILED_FACT, CONTEXT_PRUNED_FACT,
+  CompactionTrigger, CompactionPayload, CompactionFailedPayload, ContextPrunedPayload,
+} from "./context.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";
 export {

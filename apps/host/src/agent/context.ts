@@ -1,7 +1,7 @@
 import type { ContextUsage, ContextWindowSource, TimelineItem, TurnInfo } from "@seam/shared";
 import type { ChatMessage } from "../llm/llm.js";
-import type { Store } from "../persistence/store.js";
-import { toChatMessages } from "./history.js";
+import { viewMessages, type HistoryShape } from "./history.js";
+import { isSettled, type ViewSnapshot } from "./model-view.js";
 import { systemPrompt } from "./prompt.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ToolDef } from "./tool.js";
@@ -11,7 +11,10 @@ import { countText, MESSAGE_OVERHEAD } from "./tokens.js";
 export interface ContextWindowInfo { value: number | null; source: ContextWindowSource }
 
 export interface ContextMeterDeps {
-  store: Store;
+  /** What the model sees of the session now (CTX-4): the meter never reads the whole timeline. */
+  view(sessionId: string): Promise<ViewSnapshot>;
+  /** The session's last finished model turn (its usage tells the last request's size after a restart). */
+  lastModelTurn(sessionId: string): Promise<TurnInfo | null>;
   registry: ToolRegistry;
   /** The configured model's context window (null value in direct mode or when unknown). */
   window(): Promise<ContextWindowInfo>;
@@ -23,6 +26,8 @@ export interface ContextMeter {
   measure(sessionId: string, workspace: string): Promise<ContextUsage>;
   /** Records what the provider reported as the input of the session's last model step. */
   reported(sessionId: string, inputTokens: number | undefined): void;
+  /** The history part of a view's request, counted afresh (CTX-2: what a compaction leaves). */
+  historyTokens(view: ViewSnapshot): Promise<number>;
   /** Drops a session's cached counts (e.g. when it is deleted). */
   forget(sessionId: string): void;
 }
@@ -47,10 +52,6 @@ export function toolTokens(t: ToolDef): number {
   return countText(spec.name) + countText(spec.description) + countText(JSON.stringify(spec.inputSchema));
 }
 
-/** A finished item never changes; a streaming message or running call is counted afresh each time. */
-const settled = (item: TimelineItem) =>
-  item.kind === "fact" || (item.kind === "message" ? item.state !== "streaming" : item.status !== "running");
-
 export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
   const perSession = new Map<string, Map<string, number>>();
   const lastInput = new Map<string, number>();
@@ -66,14 +67,16 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     return cache;
   };
 
-  /** One item's share of the history: what `toChatMessages` makes of it alone (content only; overhead is per message). */
-  const itemTokens = (item: TimelineItem, turns: TurnInfo[], cache: Map<string, number>) => {
-    const done = settled(item);
-    const hit = done ? cache.get(item.id) : undefined;
+  /** One item's share of the history: what `viewMessages` makes of it alone (content only; overhead is per message). */
+  const itemTokens = (item: TimelineItem, shape: HistoryShape, cache: Map<string, number>) => {
+    const done = isSettled(item);
+    // A pruned result is a stub: its count is kept apart from the full one.
+    const key = shape.pruned?.has(item.id) ? `${item.id}:pruned` : item.id;
+    const hit = done ? cache.get(key) : undefined;
     if (hit !== undefined) return hit;
     let n = 0;
-    for (const m of toChatMessages([item], turns)) n += messageTokens(m);
-    if (done) cache.set(item.id, n);
+    for (const m of viewMessages([item], shape)) n += messageTokens(m);
+    if (done) cache.set(key, n);
     return n;
   };
 
@@ -87,32 +90,37 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     return n;
   };
 
-  const reportedFromTurns = (turns: TurnInfo[]): number | null => {
+  const reportedFromTurns = async (sessionId: string): Promise<number | null> => {
     // A turn records usage summed over its steps: only a one-step turn tells the size of its (last) request.
-    const last = turns.filter((t) => t.mode === "model" && t.status !== "running").at(-1);
+    const last = await deps.lastModelTurn(sessionId);
     return last && last.steps === 1 && last.inputTokens !== null ? last.inputTokens : null;
   };
 
-  return {
-    async measure(sessionId, workspace) {
-      const [items, turns, window] = await Promise.all([deps.store.items.list(sessionId), deps.store.turns.list(sessionId), deps.window()]);
-      const cache = itemsCache(sessionId);
-      const model = new Set(turns.filter((t) => t.mode === "model").map((t) => t.id));
-      // Only the turn of each item matters to `toChatMessages` (direct or not); pass just that.
-      const direct = turns.filter((t) => t.mode === "direct");
-      let content = 0;
-      const seen = new Set<string>();
-      let sliceStart = performance.now();
-      for (const item of items) {
-        seen.add(item.id);
-        content += itemTokens(item, item.turnId && !model.has(item.turnId) ? direct : [], cache);
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
+  /** The history part: each item's cached share plus the per-message overhead. A cold count yields now and then. */
+  const historyTokens = async (view: ViewSnapshot, cache: Map<string, number>) => {
+    let content = 0;
+    let sliceStart = performance.now();
+    for (const item of view.items) {
+      content += itemTokens(item, view.shape, cache);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
       }
-      for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
-      const history = content + MESSAGE_OVERHEAD * toChatMessages(items, turns).length;
+    }
+    return content + MESSAGE_OVERHEAD * view.messages().length;
+  };
+
+  return {
+    historyTokens: (view) => historyTokens(view, new Map()),
+    async measure(sessionId, workspace) {
+      const [view, window] = await Promise.all([deps.view(sessionId), deps.window()]);
+      const cache = itemsCache(sessionId);
+      const history = await historyTokens(view, cache);
+      if (cache.size > 2 * view.items.length + 64) {
+        // Items compacted away (or deleted) leave the cache.
+        const keep = new Set(view.items.flatMap((i) => [i.id, `${i.id}:pruned`]));
+        for (const id of cache.keys()) if (!keep.has(id)) cache.delete(id);
+      }
 
       const visible = deps.registry.visible(sessionId);
       let tools = 0;
@@ -127,7 +135,7 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
       return {
         system, tools, toolCount: visible.length, history, total,
         window: window.value, windowSource: window.source, percent,
-        lastReported: lastInput.get(sessionId) ?? reportedFromTurns(turns),
+        lastReported: lastInput.get(sessionId) ?? (await reportedFromTurns(sessionId)),
       };
     },
     reported(sessionId, inputTokens) {

@@ -17,6 +17,7 @@ export function modelSettingsFromEnv(env: NodeJS.ProcessEnv): ModelSettings {
     apiKeyEnv: env.SEAM_MODEL_KEY_ENV || undefined,
     maxSteps: env.SEAM_MAX_STEPS ? Number(env.SEAM_MAX_STEPS) : undefined,
     contextWindow: env.SEAM_CONTEXT_WINDOW ? Number(env.SEAM_CONTEXT_WINDOW) : undefined,
+    compactAt: env.SEAM_COMPACT_AT ? Number(env.SEAM_COMPACT_AT) : undefined,
   });
   if (!parsed.success) {
     throw new HostError("bad_input:llm", `SEAM_MODEL_* environment settings are invalid: ${formatIssues(parsed.error)}`);
@@ -39,7 +40,7 @@ export interface ModelSettingsService {
   /** The configured model's context window in tokens (null in direct mode or when unknown) and where it comes from (CTX-1). */
   contextWindow(): Promise<{ value: number | null; source: ContextWindowSource }>;
   /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
-  resolve(): Promise<{ model: LlmModel; maxSteps: number } | null>;
+  resolve(): Promise<{ model: LlmModel; maxSteps: number; compactAt: number } | null>;
 }
 
 /** Where the model is configured (CORE-14): stored settings win over the env defaults; keys never stored (SEC-2). */
@@ -93,7 +94,7 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
       if (settings.provider === "none") return null;
       const status = describe(settings);
       if (status.problem) throw new HostError("bad_input:llm", status.problem, { reason: "model_key_missing" });
-      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps };
+      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps, compactAt: settings.compactAt };
     },
   };
 }

@@ -11,7 +11,7 @@ import { defineTool } from "../../src/agent/tool.js";
 import { countText, MESSAGE_OVERHEAD } from "../../src/agent/tokens.js";
 import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
-import type { Store } from "../../src/persistence/store.js";
+import { viewOfTimeline } from "../../src/agent/model-view.js";
 import { startScriptedHost } from "../support/host.js";
 
 const scripts = [{
@@ -114,9 +114,12 @@ describe("context accounting against a real host (CTX-1)", () => {
   });
 });
 
-// A store with just what the meter reads, over in-memory items.
-function memoryStore(items: TimelineItem[], turns: TurnInfo[]): Store {
-  return { items: { list: async () => items }, turns: { list: async () => turns } } as unknown as Store;
+// What the meter reads, over in-memory items: the model view of the whole list, and the last model turn.
+function memoryStore(items: TimelineItem[], turns: TurnInfo[]) {
+  return {
+    view: async () => viewOfTimeline(items, turns),
+    lastModelTurn: async () => turns.filter((t) => t.mode === "model" && t.status !== "running").at(-1) ?? null,
+  };
 }
 const at = "2026-01-01T00:00:00.000Z";
 const turn = (id: string, mode: TurnInfo["mode"] = "model"): TurnInfo =>
@@ -129,7 +132,7 @@ const tool = (name: string, description: string) =>
 describe("the context meter (CTX-1)", () => {
   it("CTX-1: history is each message's tokens plus a per-message overhead; it grows with a message and a tool result", async () => {
     const items: TimelineItem[] = [message("m1", 1, "user", "Please read the file.")];
-    const meter = createContextMeter({ store: memoryStore(items, [turn("t1")]), registry: createToolRegistry(), window: async () => ({ value: 1000, source: "setting" }) });
+    const meter = createContextMeter({ ...memoryStore(items, [turn("t1")]), registry: createToolRegistry(), window: async () => ({ value: 1000, source: "setting" }) });
     const a = await meter.measure("s", "/ws");
     expect(a.history).toBe(countText("Please read the file.") + MESSAGE_OVERHEAD);
     expect(a.tools).toBe(0);
@@ -155,7 +158,7 @@ describe("the context meter (CTX-1)", () => {
 
   it("CTX-1: a streaming message is counted afresh, finished items from the cache, deleted items dropped", async () => {
     const items: TimelineItem[] = [message("m1", 1, "user", "hi"), message("m2", 2, "assistant", "Once", "streaming")];
-    const meter = createContextMeter({ store: memoryStore(items, [turn("t1")]), registry: createToolRegistry(), window: async () => ({ value: null, source: "unknown" }) });
+    const meter = createContextMeter({ ...memoryStore(items, [turn("t1")]), registry: createToolRegistry(), window: async () => ({ value: null, source: "unknown" }) });
     const a = await meter.measure("s", "/ws");
     items[1] = message("m2", 2, "assistant", "Once upon a time there was a very long story.", "complete");
     const b = await meter.measure("s", "/ws");
@@ -168,8 +171,7 @@ describe("the context meter (CTX-1)", () => {
 
   it("CTX-1: counts every visible tool spec — name, description with guidance, JSON schema — global and the session's own", async () => {
     const registry = createToolRegistry();
-    const store = memoryStore([], []);
-    const meter = createContextMeter({ store, registry, window: async () => ({ value: null, source: "unknown" }) });
+    const meter = createContextMeter({ ...memoryStore([], []), registry, window: async () => ({ value: null, source: "unknown" }) });
     const read = tool("read_file", "Reads a file.");
     registry.register(read);
     const a = await meter.measure("s", "/ws");
