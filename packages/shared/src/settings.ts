@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CompactAt, COMPACT_AT_DEFAULT, ContextWindow, ContextWindowSource } from "./context.js";
+import { CompactAt, ContextWindow, ContextWindowSource } from "./context.js";
 import { envVarName, URL_MAX } from "./limits.js";
 
 export const ModelProvider = z.enum(["none", "openai-compatible", "anthropic"]);
@@ -17,8 +17,8 @@ export const ModelSettings = z.object({
   maxSteps: z.number().int().min(1).max(200).default(25),
   /** The model's context window in tokens; absent means the preset's or the model's documented window (CTX-1). */
   contextWindow: ContextWindow.optional(),
-  /** Compact the history before a step whose request reaches this percent of the window (CTX-2). */
-  compactAt: CompactAt.default(COMPACT_AT_DEFAULT),
+  /** Compact the history before a step whose request reaches this percent of the window (CTX-2); absent means `COMPACT_AT_DEFAULT`. */
+  compactAt: CompactAt.optional(),
 }).superRefine((v, ctx) => {
   if (v.provider !== "none" && !v.model) ctx.addIssue({ code: "custom", path: ["model"], message: "Model id is required" });
 });

@@ -1,4 +1,4 @@
-import { COMPACT_AT_DEFAULT, type ContextWindowSource, type ModelSettings } from "@seam/shared";
+import type { ContextWindowSource, ModelSettings } from "@seam/shared";
 
 export type PresetId = "deepseek" | "openai" | "anthropic" | "ollama" | "vllm" | "llama.cpp";
 
@@ -33,7 +33,7 @@ export function presetById(id: string): ModelPreset | undefined {
 export function settingsFromPreset(id: PresetId, maxSteps = 25): ModelSettings {
   const preset = presetById(id);
   if (!preset) throw new Error(`unknown model preset ${id}`);
-  return { provider: preset.provider, baseURL: preset.baseURL, model: preset.model, apiKeyEnv: preset.apiKeyEnv, maxSteps, compactAt: COMPACT_AT_DEFAULT };
+  return { provider: preset.provider, baseURL: preset.baseURL, model: preset.model, apiKeyEnv: preset.apiKeyEnv, maxSteps };
 }
 
 const sameOrigin = (a: string, b: string) => {

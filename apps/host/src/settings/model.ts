@@ -1,4 +1,4 @@
-import { formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
+import { COMPACT_AT_DEFAULT, formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
 import { capabilityRow } from "../core/capability-row.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
@@ -94,7 +94,7 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
       if (settings.provider === "none") return null;
       const status = describe(settings);
       if (status.problem) throw new HostError("bad_input:llm", status.problem, { reason: "model_key_missing" });
-      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps, compactAt: settings.compactAt };
+      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps, compactAt: settings.compactAt ?? COMPACT_AT_DEFAULT };
     },
   };
 }
