@@ -96,17 +96,33 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     return last && last.steps === 1 && last.inputTokens !== null ? last.inputTokens : null;
   };
 
+  /** Per session: the summed shares of a view's settled items, so a reading adds only what is new. */
+  const settledSums = new Map<string, { generation: number; counted: number; sum: number }>();
+
   /** The history part: each item's cached share plus the per-message overhead. A cold count yields now and then. */
-  const historyTokens = async (view: ViewSnapshot, cache: Map<string, number>) => {
+  const historyTokens = async (view: ViewSnapshot, cache: Map<string, number>, sessionId?: string) => {
+    const known = sessionId === undefined ? undefined : settledSums.get(sessionId);
+    const start = known && known.generation === view.generation && known.counted <= view.settledCount ? known : { generation: view.generation, counted: 0, sum: 0 };
     let content = 0;
     let sliceStart = performance.now();
-    for (const item of view.items) {
-      content += itemTokens(item, view.shape, cache);
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
+    const count = async (from: number, to: number) => {
+      let n = 0;
+      for (let i = from; i < to; i++) {
+        n += itemTokens(view.items[i] as TimelineItem, view.shape, cache);
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
       }
+      return n;
+    };
+    const settledSum = start.sum + (await count(start.counted, view.settledCount));
+    if (sessionId !== undefined) {
+      settledSums.delete(sessionId);
+      settledSums.set(sessionId, { generation: view.generation, counted: view.settledCount, sum: settledSum });
+      if (settledSums.size > SESSIONS_MAX) settledSums.delete(settledSums.keys().next().value as string);
     }
+    content = settledSum + (await count(view.settledCount, view.items.length));
     return content + MESSAGE_OVERHEAD * view.messages().length;
   };
 
@@ -115,7 +131,7 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     async measure(sessionId, workspace) {
       const [view, window] = await Promise.all([deps.view(sessionId), deps.window()]);
       const cache = itemsCache(sessionId);
-      const history = await historyTokens(view, cache);
+      const history = await historyTokens(view, cache, sessionId);
       if (cache.size > 2 * view.items.length + 64) {
         // Items compacted away (or deleted) leave the cache.
         const keep = new Set(view.items.flatMap((i) => [i.id, `${i.id}:pruned`]));
@@ -143,6 +159,7 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     },
     forget(sessionId) {
       perSession.delete(sessionId);
+      settledSums.delete(sessionId);
       lastInput.delete(sessionId);
     },
   };

@@ -17,6 +17,10 @@ export interface ViewSnapshot {
   messages(): ChatMessage[];
   /** The skills catalog the model currently sees, with its digest (SKL-6), or null. */
   catalog(): { fact: FactItem; digest: string | null } | null;
+  /** Changes when the view is rebuilt (after a compaction or a prune); within one generation items only grow. */
+  readonly generation: number;
+  /** `items[0 .. settledCount)` are finished and stay as they are in later snapshots of the same generation. */
+  readonly settledCount: number;
 }
 
 /** Per-session model views, kept current by reading only the items that are new or still changing. */
@@ -40,40 +44,111 @@ const compactionOf = (fact: FactItem | null): { fact: FactItem; upToSeq: number 
   return payload.success ? { fact, upToSeq: payload.data.upToSeq } : null;
 };
 
-/**
- * The model's view of `raw` — every item after the latest compaction's `upToSeq`, in seq order. The
- * summary goes first; older compaction facts and catalogs the compaction hid are left out (the catalog hook
- * appends the catalog again); pruned tool results become stubs.
- */
-export function snapshotOf(raw: readonly TimelineItem[], compaction: FactItem | null, direct: ReadonlySet<string>): ViewSnapshot {
-  const pruned = new Set<string>();
-  const items: TimelineItem[] = compaction ? [compaction] : [];
-  for (const item of raw) {
-    if (item.kind === "fact") {
-      if (item.factKind === COMPACTION_FACT) continue;
-      if (item.factKind === SKILLS_CATALOG_FACT && compaction && item.seq < compaction.seq) continue;
-      if (item.factKind === CONTEXT_PRUNED_FACT) {
-        const payload = ContextPrunedPayload.safeParse(item.payload);
-        if (payload.success) for (const id of payload.data.itemIds) pruned.add(id);
-      }
-    }
-    items.push(item);
+/** A view's items and messages, grown one item at a time; what is settled is converted once. */
+class ViewBuilder {
+  private static generations = 0;
+  readonly generation = ++ViewBuilder.generations;
+  readonly pruned = new Set<string>();
+  /** Items after the compaction's `upToSeq`, in seq order, and whether each is shown to the model. */
+  readonly raw: TimelineItem[] = [];
+  private readonly shown: boolean[] = [];
+  /** What the model sees, in order (the summary first). */
+  readonly visible: TimelineItem[];
+  /** `raw[0 .. settledRaw)` never change; they are `visible[0 .. settledVisible)`. */
+  settledRaw = 0;
+  private settledVisible = 0;
+  /** Messages of `visible[0 .. cut)`: a cut before an item that starts a new message, so the rest converts alone. */
+  private cut = 0;
+  private readonly prefix: ChatMessage[] = [];
+  private lastCatalog = -1;
+  private snap: ViewSnapshot | null = null;
+
+  constructor(readonly compaction: FactItem | null, readonly direct: Set<string>) {
+    this.visible = compaction ? [compaction] : [];
   }
-  const shape = { direct, pruned };
-  let messages: ChatMessage[] | null = null;
-  return {
-    items, shape, compaction,
-    messages: () => (messages ??= viewMessages(items, shape)),
-    catalog() {
-      for (let i = items.length - 1; i >= 0; i--) {
-        const item = items[i];
-        if (item?.kind !== "fact" || item.factKind !== SKILLS_CATALOG_FACT) continue;
-        const payload = SkillsCatalogPayload.safeParse(item.payload);
-        return { fact: item, digest: payload.success ? payload.data.digest : null };
+
+  private shows(item: TimelineItem): boolean {
+    if (item.kind !== "fact") return true;
+    if (item.factKind === COMPACTION_FACT) return false;
+    // A compaction hides the catalogs before it; the catalog hook appends the catalog again (SKL-6).
+    return !(item.factKind === SKILLS_CATALOG_FACT && this.compaction && item.seq < this.compaction.seq);
+  }
+
+  append(items: readonly TimelineItem[]) {
+    for (const item of items) {
+      const shown = this.shows(item);
+      this.raw.push(item);
+      this.shown.push(shown);
+      if (!shown) continue;
+      if (item.kind === "fact" && item.factKind === CONTEXT_PRUNED_FACT) {
+        const payload = ContextPrunedPayload.safeParse(item.payload);
+        if (payload.success) for (const id of payload.data.itemIds) this.pruned.add(id);
       }
-      return null;
-    },
-  };
+      if (item.kind === "fact" && item.factKind === SKILLS_CATALOG_FACT) this.lastCatalog = this.visible.length;
+      this.visible.push(item);
+    }
+    this.snap = null;
+  }
+
+  /** Drops the items from the first unsettled one on (they are read again). */
+  truncate() {
+    if (this.raw.length === this.settledRaw) return;
+    this.raw.length = this.settledRaw;
+    this.shown.length = this.settledRaw;
+    this.visible.length = this.settledVisible;
+    if (this.lastCatalog >= this.visible.length) {
+      this.lastCatalog = this.visible.findLastIndex((i) => i.kind === "fact" && i.factKind === SKILLS_CATALOG_FACT);
+    }
+    this.snap = null;
+  }
+
+  /** Moves the settled mark past every finished item and converts the settled part up to its last cut. */
+  settle() {
+    let cut = this.cut;
+    while (this.settledRaw < this.raw.length && isSettled(this.raw[this.settledRaw] as TimelineItem)) {
+      if (this.shown[this.settledRaw]) {
+        const item = this.visible[this.settledVisible] as TimelineItem;
+        if (this.startsMessage(item)) cut = this.settledVisible;
+        this.settledVisible++;
+      }
+      this.settledRaw++;
+    }
+    if (cut > this.cut) {
+      for (const m of viewMessages(this.visible.slice(this.cut, cut), this.shape())) this.prefix.push(m);
+      this.cut = cut;
+    }
+  }
+
+  /** A message, a fact the model reads or a direct call ends the message before it (see `viewMessages`). */
+  private startsMessage(item: TimelineItem): boolean {
+    if (item.kind === "message") return true;
+    if (item.kind === "fact") return item.text !== "";
+    return item.turnId !== null && this.direct.has(item.turnId);
+  }
+
+  private shape() {
+    return { direct: this.direct, pruned: this.pruned };
+  }
+
+  snapshot(): ViewSnapshot {
+    if (this.snap) return this.snap;
+    const items = this.visible.slice();
+    const shape = this.shape();
+    const prefix = this.prefix.slice();
+    const cut = this.cut;
+    const catalog = this.lastCatalog >= 0 ? (this.visible[this.lastCatalog] as FactItem) : null;
+    let messages: ChatMessage[] | null = null;
+    this.snap = {
+      items, shape, compaction: this.compaction, generation: this.generation, settledCount: this.settledVisible,
+      messages: () => (messages ??= prefix.concat(viewMessages(items.slice(cut), shape))),
+      catalog() {
+        if (!catalog) return null;
+        const payload = SkillsCatalogPayload.safeParse(catalog.payload);
+        return { fact: catalog, digest: payload.success ? payload.data.digest : null };
+      },
+    };
+    return this.snap;
+  }
 }
 
 /** A view straight from a full timeline (tests, and callers that already hold every item). */
@@ -81,66 +156,61 @@ export function viewOfTimeline(items: readonly TimelineItem[], turns: readonly T
   let latest: FactItem | null = null;
   for (const item of items) if (item.kind === "fact" && item.factKind === COMPACTION_FACT) latest = item;
   const compaction = compactionOf(latest);
-  const raw = compaction ? items.filter((i) => i.seq > compaction.upToSeq) : items;
-  return snapshotOf(raw, compaction?.fact ?? null, new Set(turns.filter((t) => t.mode === "direct").map((t) => t.id)));
+  const builder = new ViewBuilder(compaction?.fact ?? null, new Set(turns.filter((t) => t.mode === "direct").map((t) => t.id)));
+  builder.append(compaction ? items.filter((i) => i.seq > compaction.upToSeq) : items);
+  builder.settle();
+  return builder.snapshot();
 }
 
 interface Entry {
-  compaction: FactItem | null;
-  /** Items after the compaction's `upToSeq`, in seq order. */
-  raw: TimelineItem[];
-  /** `raw[0 .. settled)` never change: a later read starts at `raw[settled]`. */
-  settled: number;
+  builder: ViewBuilder;
   /** The seq after the last item read. */
   nextSeq: number;
   knownTurns: Set<string>;
-  direct: Set<string>;
-  snapshot: ViewSnapshot;
   /** Reads of one session run one after the other. */
   busy: Promise<unknown>;
 }
 
+/** A fact that changes what earlier items look like to the model: the view is rebuilt when one arrives. */
+const reshapes = (item: TimelineItem) => item.kind === "fact" && (item.factKind === COMPACTION_FACT || item.factKind === CONTEXT_PRUNED_FACT);
+
 export function createModelViews(store: Pick<Store, "items" | "turns">): ModelViews {
   const entries = new Map<string, Entry>();
 
-  const learnTurns = async (sessionId: string, entry: Pick<Entry, "knownTurns" | "direct">, items: readonly TimelineItem[]) => {
+  const learnTurns = async (sessionId: string, entry: Entry, items: readonly TimelineItem[]) => {
     const unknown = new Set<string>();
     for (const item of items) if (item.turnId && !entry.knownTurns.has(item.turnId)) unknown.add(item.turnId);
     if (unknown.size === 0) return;
-    for (const turn of await store.turns.byIds(sessionId, [...unknown])) if (turn.mode === "direct") entry.direct.add(turn.id);
+    for (const turn of await store.turns.byIds(sessionId, [...unknown])) if (turn.mode === "direct") entry.builder.direct.add(turn.id);
     for (const id of unknown) entry.knownTurns.add(id);
-  };
-
-  const settle = (entry: Entry) => {
-    while (entry.settled < entry.raw.length && isSettled(entry.raw[entry.settled] as TimelineItem)) entry.settled++;
   };
 
   const build = async (sessionId: string): Promise<Entry> => {
     const compaction = compactionOf(await store.items.lastFact(sessionId, COMPACTION_FACT));
     const raw = await store.items.since(sessionId, (compaction?.upToSeq ?? 0) + 1);
     const entry: Entry = {
-      compaction: compaction?.fact ?? null, raw, settled: 0, nextSeq: (raw.at(-1)?.seq ?? compaction?.upToSeq ?? 0) + 1,
-      knownTurns: new Set(), direct: new Set(), snapshot: snapshotOf([], null, new Set()), busy: Promise.resolve(),
+      builder: new ViewBuilder(compaction?.fact ?? null, new Set()),
+      nextSeq: (raw.at(-1)?.seq ?? compaction?.upToSeq ?? 0) + 1, knownTurns: new Set(), busy: Promise.resolve(),
     };
     await learnTurns(sessionId, entry, raw);
-    settle(entry);
-    entry.snapshot = snapshotOf(entry.raw, entry.compaction, entry.direct);
+    entry.builder.append(raw);
+    entry.builder.settle();
     return entry;
   };
 
-  /** Reads the items from the first unsettled one on; returns false when a new compaction asks for a rebuild. */
+  /** Reads the items from the first unsettled one on; returns false when a compaction or a prune asks for a rebuild. */
   const refresh = async (sessionId: string, entry: Entry): Promise<boolean> => {
-    const from = entry.settled < entry.raw.length ? (entry.raw[entry.settled] as TimelineItem).seq : entry.nextSeq;
-    const fresh = await store.items.since(sessionId, from);
-    if (fresh.some((i) => i.kind === "fact" && i.factKind === COMPACTION_FACT && (!entry.compaction || i.seq > entry.compaction.seq))) return false;
-    const unchanged = entry.settled === entry.raw.length && fresh.length === 0;
-    if (unchanged) return true;
+    const { builder } = entry;
+    const unsettled = builder.raw[builder.settledRaw];
+    const fresh = await store.items.since(sessionId, unsettled ? unsettled.seq : entry.nextSeq);
+    const known = new Set(builder.raw.slice(builder.settledRaw).map((i) => i.id));
+    if (fresh.some((i) => reshapes(i) && !known.has(i.id))) return false;
+    if (!unsettled && fresh.length === 0) return true;
     await learnTurns(sessionId, entry, fresh);
-    entry.raw.length = entry.settled;
-    for (const item of fresh) entry.raw.push(item);
+    builder.truncate();
+    builder.append(fresh);
     entry.nextSeq = Math.max(entry.nextSeq, (fresh.at(-1)?.seq ?? 0) + 1);
-    settle(entry);
-    entry.snapshot = snapshotOf(entry.raw, entry.compaction, entry.direct);
+    builder.settle();
     return true;
   };
 
@@ -158,14 +228,14 @@ export function createModelViews(store: Pick<Store, "items" | "turns">): ModelVi
       entry = entries.get(sessionId);
       if (!entry) {
         touch(sessionId, built);
-        return built.snapshot;
+        return built.builder.snapshot();
       }
     }
     touch(sessionId, entry);
     const target = entry;
     const run = target.busy.then(async (): Promise<ViewSnapshot> => {
       if (entries.get(sessionId) !== target) return current(sessionId);
-      if (await refresh(sessionId, target)) return target.snapshot;
+      if (await refresh(sessionId, target)) return target.builder.snapshot();
       entries.delete(sessionId);
       return current(sessionId);
     });

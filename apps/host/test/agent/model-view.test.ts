@@ -79,6 +79,38 @@ describe("the model view (CTX-4)", () => {
     expect(viewOfTimeline(items, [turn("t1")]).messages()).toEqual(view.messages());
   });
 
+  it("CTX-4: a view grown item by item (calls running, then finished; direct calls; facts) gives the same messages as one built at once", async () => {
+    const items: TimelineItem[] = [];
+    const turns = [turn("t1"), turn("d1", "direct")];
+    const { store } = memory(items, turns);
+    const views = createModelViews(store);
+    let seq = 0;
+    const call = (turnId: string, status: "running" | "ok"): TimelineItem => ({
+      kind: "tool_call", id: `c${++seq}`, seq, turnId, createdAt: at, callId: `call-${seq}`, name: "read_file", args: { path: `${seq}.txt` },
+      status, canonical: null, rendered: status === "ok" ? `contents ${seq}` : null, error: null, startedAt: at, endedAt: status === "ok" ? at : null,
+    });
+    // A fixed pseudo-random walk: messages, running calls that finish later, empty facts, direct calls.
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) % 6;
+    for (let step = 0; step < 120; step++) {
+      const r = next();
+      if (r === 0) items.push(message(++seq, "user", `u${seq}`));
+      else if (r === 1) items.push(message(++seq, "assistant", `a${seq}`));
+      else if (r === 2) items.push(call("t1", "running"));
+      else if (r === 3) items.push(fact(++seq, "auxiliary", "", null));
+      else if (r === 4) items.push(call("d1", "ok"));
+      else items.push(fact(++seq, "note", `n${seq}`));
+      // Running calls finish a little later.
+      if (step % 3 === 0) {
+        for (const [i, item] of items.entries()) {
+          if (item.kind === "tool_call" && item.status === "running") items[i] = { ...item, status: "ok", rendered: `done ${item.seq}`, endedAt: at };
+        }
+      }
+      const view = await views.current("s");
+      expect(view.messages(), `step ${step}`).toEqual(viewOfTimeline(items, turns).messages());
+    }
+  });
+
   it("CTX-4: a deleted session's view is dropped, and at most VIEWS_MAX sessions are kept", async () => {
     const { store, calls } = memory([message(1, "user", "hi")], [turn("t1")]);
     const views = createModelViews(store);
