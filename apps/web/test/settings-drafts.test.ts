@@ -6,7 +6,7 @@ import { describeErrorKey, draftFrom as webDraftFrom, parseDraft as parseWeb } f
 import { hostCodeOf } from "@/lib/host-error";
 
 describe("model draft", () => {
-  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "" };
+  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "", compactAt: "" };
   it("trims, drops empty fields and reads max steps as a number", () => {
     const r = parseModel(draft);
     expect(r.ok && r.value).toMatchObject({ provider: "openai-compatible", baseURL: "https://api.example.com/v1", model: "m", maxSteps: 25 });
@@ -23,6 +23,15 @@ describe("model draft", () => {
     for (const bad of ["0", "12.5", "lots", "99999999"]) {
       const r = parseModel({ ...draft, contextWindow: bad });
       expect(r.ok ? null : r.errors.contextWindow, bad).toMatch(/^Context window must be/);
+    }
+  });
+  it("CTX-2: reads the compaction threshold as a percentage, empty as the default, and refuses one outside 50–95 %", () => {
+    const empty = parseModel(draft);
+    expect(empty.ok && empty.value.compactAt).toBeUndefined();
+    expect(parseModel({ ...draft, compactAt: " 70 % " })).toMatchObject({ ok: true, value: { compactAt: 70 } });
+    for (const [bad, message] of [["40", /at least 50/], ["99", /at most 95/], ["72.5", /whole percentage/], ["soon", /must be a percentage/]] as const) {
+      const r = parseModel({ ...draft, compactAt: bad });
+      expect(r.ok ? null : r.errors.compactAt, bad).toMatch(message);
     }
   });
   it("words a bad step count for people", () => {

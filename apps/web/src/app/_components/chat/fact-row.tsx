@@ -8,6 +8,7 @@ import { memo, useState, type ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ExpandButton } from "@/components/ui/expand-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { compactionRow } from "./compaction-facts";
 import { MarkdownText } from "./markdown";
 import { prettyJson } from "./tool-summary";
 
@@ -20,7 +21,7 @@ function label(kind: string): string {
   return LABELS[kind] ?? kind.replace(/[_-]+/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 }
 
-/** Facts (skills catalog, skill invocations, compaction, auxiliary requests): a slim grey row that expands. */
+/** Facts (skills catalog, skill invocations, auxiliary requests): a slim grey row that expands; compaction has its own rows. */
 export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
   if (fact.factKind === SKILLS_CATALOG_FACT) {
     const payload = SkillsCatalogPayload.safeParse(fact.payload);
@@ -30,7 +31,8 @@ export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
     const payload = SkillInvocationPayload.safeParse(fact.payload);
     if (payload.success) return <SkillInvocationFact fact={fact} payload={payload.data} />;
   }
-  return <GenericFact fact={fact} />;
+  // CTX-2: the compaction divider, a failed compaction's warning, pruned results.
+  return compactionRow(fact) ?? <GenericFact fact={fact} />;
 });
 
 /** A slim grey row that expands (also used by the checkpoint facts' rows). */

@@ -8,6 +8,8 @@ export interface ModelDraft {
   maxSteps: string;
   /** Tokens; empty means the model's or preset's documented window (CTX-1). */
   contextWindow: string;
+  /** Percent of the window at which the history is compacted (CTX-2); empty means the default 80. */
+  compactAt: string;
 }
 
 export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
@@ -21,6 +23,7 @@ export function draftFrom(status: ModelStatus): ModelDraft {
     apiKeyEnv: s.apiKeyEnv ?? "",
     maxSteps: String(s.maxSteps ?? 25),
     contextWindow: s.contextWindow === undefined ? "" : String(s.contextWindow),
+    compactAt: s.compactAt === undefined ? "" : String(s.compactAt),
   };
 }
 
@@ -31,6 +34,9 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
   // "128,000" and "128_000" are read as 128000; anything else that is not a number is refused by the schema.
   const windowText = d.contextWindow.trim().replace(/[,_\s]/g, "");
   const contextWindow = windowText === "" ? undefined : Number(windowText);
+  // "80" and "80 %" are read as 80.
+  const compactText = d.compactAt.trim().replace(/\s*%$/, "");
+  const compactAt = compactText === "" ? undefined : Number(compactText);
   const candidate = {
     provider: d.provider,
     baseURL: opt(d.baseURL),
@@ -38,6 +44,7 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
     apiKeyEnv: opt(d.apiKeyEnv),
     maxSteps: steps,
     contextWindow,
+    compactAt,
   };
   const parsed = ModelSettings.safeParse(candidate);
   if (parsed.success) {
