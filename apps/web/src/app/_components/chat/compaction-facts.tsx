@@ -6,7 +6,7 @@ import { AlertTriangleIcon, ChevronRightIcon, ScissorsIcon } from "lucide-react"
 import { useState, type ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { cn } from "@/lib/utils";
-import { FactShell, ModelText } from "./fact-row";
+import { FactShell, ModelText } from "./fact-shell";
 import { MarkdownText } from "./markdown";
 
 /** The summary's own text: the fact's text without its fixed first line. */
