@@ -64,7 +64,7 @@ export function CompactionDivider({ fact, payload }: { fact: FactItem; payload: 
       {open && (
         <div data-testid="compaction-summary" className="mx-auto mt-2 max-w-3xl space-y-2 rounded-lg border bg-card px-3 py-2 text-foreground">
           <div className="flex items-center justify-between gap-2 text-[11px] font-medium uppercase tracking-wide text-muted-foreground">
-            <span>What the model sees instead of the items above</span>
+            <span>What the model now sees instead of the earliest {payload.itemsCompacted === 1 ? "item" : `${payload.itemsCompacted.toLocaleString("en-US")} items`}</span>
             <CopyButton text={fact.text} />
           </div>
           {payload.focus && (
