@@ -44,7 +44,8 @@ export interface CompactRequest {
 export type CompactOutcome =
   | { kind: "none"; reason: string }
   | { kind: "pruned"; fact: FactItem }
-  | { kind: "compacted"; fact: FactItem }
+  /** `stillOver`: even the compacted request is at or above the threshold (e.g. the tool specs alone nearly fill the window). */
+  | { kind: "compacted"; fact: FactItem; stillOver: boolean }
   | { kind: "failed"; fact: FactItem; reason: string };
 
 export interface Compactor {
@@ -75,12 +76,17 @@ function keepStart(view: ViewSnapshot, tokens: number[], first: number, budget: 
   return { keep, recent };
 }
 
+/** A tool result in the summary request is cut to this many characters (the summary needs its gist, not all of it). */
+export const TRANSCRIPT_RESULT_MAX = 4_000;
+
 /** The compacted part as one readable transcript for the summary request. */
 function transcript(messages: ChatMessage[]): string {
   const parts: string[] = [];
+  const cut = (text: string) =>
+    text.length <= TRANSCRIPT_RESULT_MAX ? text : `${text.slice(0, TRANSCRIPT_RESULT_MAX)}\n[… ${(text.length - TRANSCRIPT_RESULT_MAX).toLocaleString("en-US")} more characters]`;
   for (const m of messages) {
     if (m.role === "user") parts.push(`User:\n${m.text}`);
-    else if (m.role === "tool") parts.push(`Result of ${m.name}${m.isError ? " (error)" : ""}:\n${m.output}`);
+    else if (m.role === "tool") parts.push(`Result of ${m.name}${m.isError ? " (error)" : ""}:\n${cut(m.output)}`);
     else {
       if (m.text) parts.push(`Assistant:\n${m.text}`);
       for (const c of m.toolCalls) parts.push(`Assistant called ${c.name} with ${JSON.stringify(c.args ?? {})}`);
@@ -165,7 +171,8 @@ export function createCompactor(deps: { store: Store; views: ModelViews; meter: 
         trigger: req.trigger,
         focus: req.focus,
       };
-      return { kind: "compacted", fact: await append(req, COMPACTION_FACT, text, payload) };
+      const stillOver = threshold !== null && payload.tokensAfter >= threshold;
+      return { kind: "compacted", fact: await append(req, COMPACTION_FACT, text, payload), stillOver };
     },
   };
 }

@@ -177,7 +177,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       throw error;
     }
 
-    /** Auto compaction is tried again in a turn only after it worked: a failed summary is not retried every step. */
+    /** Auto compaction is not tried again in a turn after a failed summary, or when compacting could not get under the threshold. */
     let autoCompaction = true;
     const local: TurnDeps = {
       store,
@@ -185,7 +185,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       beforeStep: async (c, model) => {
         if (!autoCompaction) return;
         const outcome = await compact(local, c, { model, trigger: "auto", focus: null, compactAt: compactAt ?? COMPACT_AT_DEFAULT });
-        if (outcome.kind === "failed") autoCompaction = false;
+        if (outcome.kind === "failed" || (outcome.kind === "compacted" && outcome.stillOver)) autoCompaction = false;
       },
       registry: deps.registry,
       runtime: deps.runtime,

@@ -206,6 +206,25 @@ describe("compaction (CTX-2) against a real host and a scripted model", () => {
     await clearWindow(host);
   });
 
+  it("CTX-2: when even the compacted request stays above the threshold, the turn does not summarize again at every step", async () => {
+    const { host } = await freshHost();
+    const session = await host.sessions.create({ workspace });
+    for (const n of [1, 2, 3]) await turn(host, session.id, filler(`Turn ${n}`));
+    const c = await host.sessions.context(session.id);
+    // The system prompt and the tool specs alone are 82 % of this window.
+    const { settings } = await host.settings.model();
+    await host.settings.setModel({ ...settings, contextWindow: Math.ceil(((c.system + c.tools) * 100) / 82) });
+    model.reset();
+    // A two-step turn (a tool call, then the answer).
+    const detail = await turn(host, session.id, "big: read big.txt");
+    expect(detail.turns.at(-1)?.status).toBe("completed");
+    expect(summaryRequests()).toHaveLength(1);
+    const compaction = facts(detail.items, COMPACTION_FACT);
+    expect(compaction).toHaveLength(1);
+    expect(CompactionPayload.parse(compaction[0]?.payload).tokensAfter).toBeGreaterThanOrEqual(Math.floor((c.system + c.tools) * 0.99));
+    await clearWindow(host);
+  });
+
   it("CTX-2: `/compact focus` summarizes as a turn of its own with the focus in the request; no model answer; the line is not shown to the model", async () => {
     const { host } = await freshHost();
     const session = await host.sessions.create({ workspace });
