@@ -5,8 +5,7 @@ import {
 import { HostError, messageOf } from "../core/errors.js";
 import type { ChatMessage, LlmModel } from "../llm/llm.js";
 import type { Store } from "../persistence/store.js";
-import type { ContextMeter } from "./context.js";
-import { messageTokens } from "./context.js";
+import { messageTokens, type ContextMeter } from "./context.js";
 import { prunedStub, viewMessages } from "./history.js";
 import type { ModelViews, ViewSnapshot } from "./model-view.js";
 import { countText, MESSAGE_OVERHEAD } from "./tokens.js";
