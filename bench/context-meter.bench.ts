@@ -15,7 +15,8 @@ import { createContextMeter } from "../apps/host/src/agent/context.js";
 import { toChatMessages } from "../apps/host/src/agent/history.js";
 import { createToolRegistry } from "../apps/host/src/agent/registry.js";
 import { defineTool } from "../apps/host/src/agent/tool.js";
-import type { Store } from "../apps/host/src/persistence/store.js";
+import { createToolSet, DEFAULT_BUDGET } from "../apps/host/src/agent/tool-set.js";
+import { viewOfTimeline } from "../apps/host/src/agent/model-view.js";
 import { ms, percentile } from "./stats.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -54,10 +55,14 @@ for (let t = 0; t < 25; t++) {
 for (const n of [200, 2_000]) {
   const { items, turns } = session(n + ROUNDS);
   const live = items.slice(0, n);
-  const store = { items: { list: async () => live }, turns: { list: async () => turns } } as unknown as Store;
+  // The meter reads the model view (CTX-4); here a view of the whole list, built afresh for every reading.
+  const store = { view: async () => viewOfTimeline(live, turns), lastModelTurn: async () => null };
   const window = async () => ({ value: 128_000, source: "model" as const });
+  const toolSet = createToolSet({
+    registry, loaded: { get: async () => new Set<string>(), add: async () => {}, forget: () => {} }, budget: async () => ({ ...DEFAULT_BUDGET, window: 128_000 }),
+  });
   const samples: Record<string, number[]> = { base: [], cold: [], warm: [] };
-  const warmMeter = createContextMeter({ store, registry, window });
+  const warmMeter = createContextMeter({ ...store, toolSet, window });
   let reading = await warmMeter.measure("s", "/ws");
   for (let r = 0; r < ROUNDS; r++) {
     let t = performance.now();
@@ -65,7 +70,7 @@ for (const n of [200, 2_000]) {
     samples.base!.push(performance.now() - t);
     if (r < Math.min(ROUNDS, 8)) {
       t = performance.now();
-      await createContextMeter({ store, registry, window }).measure("s", "/ws");
+      await createContextMeter({ ...store, toolSet, window }).measure("s", "/ws");
       samples.cold!.push(performance.now() - t);
     }
     live.push(items[n + r]!);

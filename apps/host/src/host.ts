@@ -63,6 +63,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   // Sessions are created below; these closures only run once a request names a session.
   const skills = Skills.create(scope.child("skills"), {
     store: db.store, userHome: opts.env.HOME ?? homedir(), registry, hooks, workspaceOf: (id) => sessions.workspaceOf(id),
+    visibleCatalog: (id) => sessions.visibleCatalog(id),
   });
   const web = await Web.create(scope.child("web"), {
     store: db.store, secrets, registry, env: opts.env, turnOf: (sessionId) => sessions.runningTurn(sessionId),

@@ -6,7 +6,7 @@ import { describeErrorKey, draftFrom as webDraftFrom, parseDraft as parseWeb } f
 import { hostCodeOf } from "@/lib/host-error";
 
 describe("model draft", () => {
-  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "", deferMaxTools: "", deferMaxPercent: "" };
+  const draft: ModelDraft = { provider: "openai-compatible", baseURL: " https://api.example.com/v1 ", model: "m", apiKeyEnv: "", maxSteps: "25", contextWindow: "", deferMaxTools: "", deferMaxPercent: "", compactAt: "" };
   it("trims, drops empty fields and reads max steps as a number", () => {
     const r = parseModel(draft);
     expect(r.ok && r.value).toMatchObject({ provider: "openai-compatible", baseURL: "https://api.example.com/v1", model: "m", maxSteps: 25 });
@@ -38,6 +38,15 @@ describe("model draft", () => {
     expect(percent.ok ? null : percent.errors.deferMaxPercent).toBe("Max percent of the window must be at most 100");
     const word = parseModel({ ...draft, deferMaxTools: "many" });
     expect(word.ok ? null : word.errors.deferMaxTools).toMatch(/^Max tools must be/);
+  });
+  it("CTX-2: reads the compaction threshold as a percentage, empty as the default, and refuses one outside 50–95 %", () => {
+    const empty = parseModel(draft);
+    expect(empty.ok && empty.value.compactAt).toBeUndefined();
+    expect(parseModel({ ...draft, compactAt: " 70 % " })).toMatchObject({ ok: true, value: { compactAt: 70 } });
+    for (const [bad, message] of [["40", /at least 50/], ["99", /at most 95/], ["72.5", /whole percentage/], ["soon", /must be a percentage/]] as const) {
+      const r = parseModel({ ...draft, compactAt: bad });
+      expect(r.ok ? null : r.errors.compactAt, bad).toMatch(message);
+    }
   });
   it("words a bad step count for people", () => {
     const r = parseModel({ ...draft, maxSteps: "0" });

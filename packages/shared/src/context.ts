@@ -39,3 +39,52 @@ export const ContextUsage = z.object({
   lastReported: z.number().int().nullable(),
 });
 export type ContextUsage = z.infer<typeof ContextUsage>;
+
+/** Compaction threshold (CTX-2): compact before a step whose request would reach this percent of the window. */
+export const COMPACT_AT_MIN = 50;
+export const COMPACT_AT_MAX = 95;
+export const COMPACT_AT_DEFAULT = 80;
+export const CompactAt = z
+  .number({ error: "Compact at must be a percentage" })
+  .int("Compact at must be a whole percentage")
+  .min(COMPACT_AT_MIN, `Compact at must be at least ${COMPACT_AT_MIN} %`)
+  .max(COMPACT_AT_MAX, `Compact at must be at most ${COMPACT_AT_MAX} %`);
+
+/** Fact kinds of compaction (CTX-2): the summary the model sees, a failed attempt, and pruned tool results. */
+export const COMPACTION_FAILED_FACT = "compaction_failed";
+export const CONTEXT_PRUNED_FACT = "context_pruned";
+
+export const CompactionTrigger = z.enum(["auto", "manual"]);
+export type CompactionTrigger = z.infer<typeof CompactionTrigger>;
+
+/**
+ * A `compaction` fact's payload. Its text is what the model sees in place of every item up to `upToSeq`
+ * (and any earlier summary); items after it follow verbatim.
+ */
+export const CompactionPayload = z.object({
+  /** The last compacted item's seq. */
+  upToSeq: z.number().int(),
+  itemsCompacted: z.number().int(),
+  tokensBefore: z.number().int(),
+  tokensAfter: z.number().int(),
+  trigger: CompactionTrigger,
+  focus: z.string().nullable(),
+});
+export type CompactionPayload = z.infer<typeof CompactionPayload>;
+
+/** A `compaction_failed` fact (no model-visible text): what went wrong; the history is unchanged. */
+export const CompactionFailedPayload = z.object({
+  trigger: CompactionTrigger,
+  reason: z.string(),
+  focus: z.string().nullable(),
+});
+export type CompactionFailedPayload = z.infer<typeof CompactionFailedPayload>;
+
+/** A `context_pruned` fact (no model-visible text): these tool results are stubs in the model's view from now on. */
+export const ContextPrunedPayload = z.object({
+  itemIds: z.array(z.string()),
+  tokensBefore: z.number().int(),
+  tokensAfter: z.number().int(),
+  trigger: CompactionTrigger,
+});
+export type ContextPrunedPayload = z.infer<typeof ContextPrunedPayload>;

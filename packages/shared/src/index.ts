@@ -11,7 +11,11 @@ export {
   TOOL_SEARCH, TOOL_SEARCH_QUERY_MAX, TOOL_SEARCH_RESULTS_MAX, DEFER_TOOLS_DEFAULT, DEFER_MAX_TOOLS_LIMIT, DeferTools, ToolSearchInput, ToolSearchMatch,
   ToolSearchResult,
 } from "./deferred-tools.js";
-export { CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage } from "./context.js";
+export {
+  CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage,
+  COMPACT_AT_MIN, COMPACT_AT_MAX, COMPACT_AT_DEFAULT, CompactAt, COMPACTION_FAILED_FACT, CONTEXT_PRUNED_FACT,
+  CompactionTrigger, CompactionPayload, CompactionFailedPayload, ContextPrunedPayload,
+} from "./context.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
 export { ProcessInfo } from "./processes.js";
 export {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ContextWindow, ContextWindowSource } from "./context.js";
+import { CompactAt, ContextWindow, ContextWindowSource } from "./context.js";
 import { DeferTools } from "./deferred-tools.js";
 import { envVarName, URL_MAX } from "./limits.js";
 
@@ -20,6 +20,8 @@ export const ModelSettings = z.object({
   contextWindow: ContextWindow.optional(),
   /** When tools are deferred behind `tool_search` (CTX-3); absent means the defaults (40 tools or 10 % of the window). */
   deferTools: DeferTools.optional(),
+  /** Compact the history before a step whose request reaches this percent of the window (CTX-2); absent means `COMPACT_AT_DEFAULT`. */
+  compactAt: CompactAt.optional(),
 }).superRefine((v, ctx) => {
   if (v.provider !== "none" && !v.model) ctx.addIssue({ code: "custom", path: ["model"], message: "Model id is required" });
 });

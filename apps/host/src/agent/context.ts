@@ -1,11 +1,9 @@
 import type { ContextUsage, ContextWindowSource, TimelineItem, TurnInfo } from "@seam/shared";
 import type { ChatMessage } from "../llm/llm.js";
-import type { Store } from "../persistence/store.js";
-import { toChatMessages } from "./history.js";
+import { viewMessages, type HistoryShape } from "./history.js";
+import { isSettled, type ViewSnapshot } from "./model-view.js";
 import { systemPrompt } from "./prompt.js";
-import { createLoadedTools } from "./loaded-tools.js";
-import type { ToolRegistry } from "./registry.js";
-import { createToolSet, DEFAULT_BUDGET, type ToolSet } from "./tool-set.js";
+import type { ToolSet } from "./tool-set.js";
 import { countText, MESSAGE_OVERHEAD } from "./tokens.js";
 
 export { toolTokens } from "./tool-tokens.js";
@@ -13,12 +11,14 @@ export { toolTokens } from "./tool-tokens.js";
 export interface ContextWindowInfo { value: number | null; source: ContextWindowSource }
 
 export interface ContextMeterDeps {
-  store: Store;
-  registry: ToolRegistry;
+  /** What the model sees of the session now (CTX-4): the meter never reads the whole timeline. */
+  view(sessionId: string): Promise<ViewSnapshot>;
+  /** The session's last finished model turn (its usage tells the last request's size after a restart). */
+  lastModelTurn(sessionId: string): Promise<TurnInfo | null>;
+  /** Which tools the next request sends (CTX-3). */
+  toolSet: Pick<ToolSet, "next">;
   /** The configured model's context window (null value in direct mode or when unknown). */
   window(): Promise<ContextWindowInfo>;
-  /** Which tools the next request sends (CTX-3); without it, the registry's tools under the default budget. */
-  toolSet?: Pick<ToolSet, "next">;
 }
 
 /** The size of a session's next model request (CTX-1). */
@@ -27,6 +27,8 @@ export interface ContextMeter {
   measure(sessionId: string, workspace: string): Promise<ContextUsage>;
   /** Records what the provider reported as the input of the session's last model step. */
   reported(sessionId: string, inputTokens: number | undefined): void;
+  /** The history part of a view's request, counted afresh (CTX-2: what a compaction leaves). */
+  historyTokens(view: ViewSnapshot): Promise<number>;
   /** Drops a session's cached counts (e.g. when it is deleted). */
   forget(sessionId: string): void;
 }
@@ -45,16 +47,9 @@ export function messageTokens(m: ChatMessage): number {
   return n;
 }
 
-/** A finished item never changes; a streaming message or running call is counted afresh each time. */
-const settled = (item: TimelineItem) =>
-  item.kind === "fact" || (item.kind === "message" ? item.state !== "streaming" : item.status !== "running");
-
 export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
   const perSession = new Map<string, Map<string, number>>();
   const lastInput = new Map<string, number>();
-  const toolSet = deps.toolSet ?? createToolSet({
-    registry: deps.registry, loaded: createLoadedTools({ items: deps.store.items }), budget: async () => ({ ...DEFAULT_BUDGET, window: (await deps.window()).value }),
-  });
   const systemCache = new Map<string, number>();
 
   const itemsCache = (sessionId: string) => {
@@ -66,14 +61,16 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     return cache;
   };
 
-  /** One item's share of the history: what `toChatMessages` makes of it alone (content only; overhead is per message). */
-  const itemTokens = (item: TimelineItem, turns: TurnInfo[], cache: Map<string, number>) => {
-    const done = settled(item);
-    const hit = done ? cache.get(item.id) : undefined;
+  /** One item's share of the history: what `viewMessages` makes of it alone (content only; overhead is per message). */
+  const itemTokens = (item: TimelineItem, shape: HistoryShape, cache: Map<string, number>) => {
+    const done = isSettled(item);
+    // A pruned result is a stub: its count is kept apart from the full one.
+    const key = shape.pruned?.has(item.id) ? `${item.id}:pruned` : item.id;
+    const hit = done ? cache.get(key) : undefined;
     if (hit !== undefined) return hit;
     let n = 0;
-    for (const m of toChatMessages([item], turns)) n += messageTokens(m);
-    if (done) cache.set(item.id, n);
+    for (const m of viewMessages([item], shape)) n += messageTokens(m);
+    if (done) cache.set(key, n);
     return n;
   };
 
@@ -87,34 +84,55 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     return n;
   };
 
-  const reportedFromTurns = (turns: TurnInfo[]): number | null => {
+  const reportedFromTurns = async (sessionId: string): Promise<number | null> => {
     // A turn records usage summed over its steps: only a one-step turn tells the size of its (last) request.
-    const last = turns.filter((t) => t.mode === "model" && t.status !== "running").at(-1);
+    const last = await deps.lastModelTurn(sessionId);
     return last && last.steps === 1 && last.inputTokens !== null ? last.inputTokens : null;
   };
 
-  return {
-    async measure(sessionId, workspace) {
-      const [items, turns, window] = await Promise.all([deps.store.items.list(sessionId), deps.store.turns.list(sessionId), deps.window()]);
-      const cache = itemsCache(sessionId);
-      const model = new Set(turns.filter((t) => t.mode === "model").map((t) => t.id));
-      // Only the turn of each item matters to `toChatMessages` (direct or not); pass just that.
-      const direct = turns.filter((t) => t.mode === "direct");
-      let content = 0;
-      const seen = new Set<string>();
-      let sliceStart = performance.now();
-      for (const item of items) {
-        seen.add(item.id);
-        content += itemTokens(item, item.turnId && !model.has(item.turnId) ? direct : [], cache);
+  /** Per session: the summed shares of a view's settled items, so a reading adds only what is new. */
+  const settledSums = new Map<string, { generation: number; counted: number; sum: number }>();
+
+  /** The history part: each item's cached share plus the per-message overhead. A cold count yields now and then. */
+  const historyTokens = async (view: ViewSnapshot, cache: Map<string, number>, sessionId?: string) => {
+    const known = sessionId === undefined ? undefined : settledSums.get(sessionId);
+    const start = known && known.generation === view.generation && known.counted <= view.settledCount ? known : { generation: view.generation, counted: 0, sum: 0 };
+    let content = 0;
+    let sliceStart = performance.now();
+    const count = async (from: number, to: number) => {
+      let n = 0;
+      for (let i = from; i < to; i++) {
+        n += itemTokens(view.items[i] as TimelineItem, view.shape, cache);
         if (performance.now() - sliceStart > SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           sliceStart = performance.now();
         }
       }
-      for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
-      const history = content + MESSAGE_OVERHEAD * toChatMessages(items, turns).length;
+      return n;
+    };
+    const settledSum = start.sum + (await count(start.counted, view.settledCount));
+    if (sessionId !== undefined) {
+      settledSums.delete(sessionId);
+      settledSums.set(sessionId, { generation: view.generation, counted: view.settledCount, sum: settledSum });
+      if (settledSums.size > SESSIONS_MAX) settledSums.delete(settledSums.keys().next().value as string);
+    }
+    content = settledSum + (await count(view.settledCount, view.items.length));
+    return content + MESSAGE_OVERHEAD * view.messages().length;
+  };
 
-      const sent = await toolSet.next(sessionId);
+  return {
+    historyTokens: (view) => historyTokens(view, new Map()),
+    async measure(sessionId, workspace) {
+      const [view, window] = await Promise.all([deps.view(sessionId), deps.window()]);
+      const cache = itemsCache(sessionId);
+      const history = await historyTokens(view, cache, sessionId);
+      if (cache.size > 2 * view.items.length + 64) {
+        // Items compacted away (or deleted) leave the cache.
+        const keep = new Set(view.items.flatMap((i) => [i.id, `${i.id}:pruned`]));
+        for (const id of cache.keys()) if (!keep.has(id)) cache.delete(id);
+      }
+
+      const sent = await deps.toolSet.next(sessionId);
       const tools = sent.tokens;
       const system = systemTokens(workspace);
       const total = system + tools + history;
@@ -122,7 +140,7 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
       return {
         system, tools, toolCount: sent.tools.length, deferred: sent.deferred, loaded: sent.loaded, history, total,
         window: window.value, windowSource: window.source, percent,
-        lastReported: lastInput.get(sessionId) ?? reportedFromTurns(turns),
+        lastReported: lastInput.get(sessionId) ?? (await reportedFromTurns(sessionId)),
       };
     },
     reported(sessionId, inputTokens) {
@@ -130,6 +148,7 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
     },
     forget(sessionId) {
       perSession.delete(sessionId);
+      settledSums.delete(sessionId);
       lastInput.delete(sessionId);
     },
   };

@@ -5,7 +5,7 @@ import type { Store } from "../persistence/store.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ToolRuntime } from "./runtime.js";
 import type { StepHooks } from "./hooks.js";
-import { toChatMessages } from "./history.js";
+import type { ViewSnapshot } from "./model-view.js";
 import { systemPrompt } from "./prompt.js";
 import type { ToolSet } from "./tool-set.js";
 import { stopReason } from "./stop.js";
@@ -21,6 +21,10 @@ export interface TurnDeps {
   emitDelta(itemId: string, text: string): void;
   /** Live output of a running tool call, for its card (never stored as such; the tool's result keeps what it keeps). */
   emitOutput(itemId: string, chunk: string): void;
+  /** What the model sees of the session now (CTX-4: kept in memory, read from the database only where it changed). */
+  view(sessionId: string): Promise<ViewSnapshot>;
+  /** Before every model step, before the step hooks: compacts the history when it nears the window (CTX-2). Must not throw. */
+  beforeStep?(ctx: TurnContext, model: LlmModel): Promise<void>;
   /** After every model step, with the provider's usage for it when reported (CTX-1: the context meter). Must not throw. */
   stepEnded?(usage: Usage | undefined): void | Promise<void>;
 }
@@ -60,9 +64,7 @@ export async function runToolCall(deps: TurnDeps, ctx: TurnContext, call: { call
 
 /** Streams one model step into an assistant message that is created on the first text delta. */
 async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, tools: ToolSpec[]) {
-  const items = await deps.store.items.list(ctx.sessionId);
-  const turns = await deps.store.turns.list(ctx.sessionId);
-  const messages = toChatMessages(items, turns);
+  const messages = (await deps.view(ctx.sessionId)).messages();
   let message: MessageItem | null = null;
   let text = "";
   let lastCheckpoint = Date.now();
@@ -136,6 +138,8 @@ export async function runModelTurn(deps: TurnDeps, ctx: TurnContext, model: LlmM
       const tools: ToolSpec[] = (await deps.tools.next(ctx.sessionId)).specs;
       steps++;
       await deps.store.turns.setSteps(ctx.turnId, steps);
+      await deps.beforeStep?.(ctx, model);
+      if (ctx.signal.aborted) return stopped();
       await runHooks(deps, ctx, steps);
       if (ctx.signal.aborted) return stopped();
       const step = await streamStep(deps, ctx, model, tools);

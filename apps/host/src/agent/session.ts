@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
+import { COMPACT_AT_DEFAULT } from "@seam/shared";
 import type {
   ContextUsage, FactItem, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
 } from "@seam/shared";
@@ -10,7 +11,10 @@ import type { LiveSources } from "../core/live.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { LlmModel } from "../llm/llm.js";
 import type { SessionRow, Store } from "../persistence/store.js";
+import { createCompactor, type CompactOutcome } from "./compaction.js";
 import { createContextMeter, type ContextWindowInfo } from "./context.js";
+import { COMPACT_COMMAND } from "./history.js";
+import { createModelViews } from "./model-view.js";
 import { checkCallArgs, parseDirectCall } from "./direct.js";
 import { runModelTurn, runToolCall, type TurnContext, type TurnDeps, type TurnEnd } from "./loop.js";
 import type { ToolRegistry } from "./registry.js";
@@ -30,8 +34,8 @@ export interface SessionDeps {
   userInvocation?(text: string, workspace: string, sessionId: string): Promise<{ fact: { factKind: string; text: string; payload: unknown } } | null>;
   /** Pending approval requests per session (the list marks sessions waiting for a person, PERM-3). */
   approvals?: { waiting(sessionId: string): number; onChange(fn: () => void): Disposer };
-  /** The configured model and step limit, or null in direct mode. Read at the start of every turn. */
-  model(): Promise<{ model: LlmModel; maxSteps: number } | null>;
+  /** The configured model, step limit and compaction threshold (percent), or null in direct mode. Read at the start of every turn. */
+  model(): Promise<{ model: LlmModel; maxSteps: number; compactAt?: number } | null>;
   /** The configured model's context window for the context meter (CTX-1); without it the meter shows no window. */
   contextWindow?(): Promise<ContextWindowInfo>;
   /** Which tools each step sends (CTX-3); without it, the registry's tools under the default deferral budget. */
@@ -83,6 +87,8 @@ export interface SessionService extends Api {
   appendFact(sessionId: string, fact: { factKind: string; text: string; payload: unknown }): Promise<FactItem>;
   /** `fn` runs when a turn's body has ended (completed, stopped or failed), before the turn is recorded as ended. */
   afterTurn(fn: AfterTurn): Disposer;
+  /** The skills catalog the model currently sees in a session, with its digest, or null (SKL-6 after CTX-2). */
+  visibleCatalog(sessionId: string): Promise<{ digest: string | null } | null>;
 }
 
 /** What an after-turn hook sees (e.g. the turn's Changed files, CODE-5); its facts land at the end of the turn. */
@@ -107,7 +113,11 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const toolSet = deps.toolSet ?? createToolSet({
     registry: deps.registry, loaded: createLoadedTools({ items: store.items }), budget: async () => ({ ...DEFAULT_BUDGET, window: (await window()).value }),
   });
-  const meter = createContextMeter({ store, registry: deps.registry, window, toolSet });
+  const views = createModelViews(store);
+  const meter = createContextMeter({
+    view: (id) => views.current(id), lastModelTurn: (id) => store.turns.lastEnded(id, "model"), window, toolSet,
+  });
+  const compactor = createCompactor({ store, views, meter });
   /** Sends the context meter's new reading; a failure to measure never disturbs the turn. */
   const emitContext = async (sessionId: string, workspace: string) => {
     try {
@@ -132,8 +142,25 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     return real;
   };
 
+  /** Runs a compaction (CTX-2); a new reading of the meter follows any change. Never throws. */
+  const compact = async (
+    d: TurnDeps, ctx: TurnContext, opts: { model: LlmModel; trigger: "auto" | "manual"; focus: string | null; compactAt: number },
+  ): Promise<CompactOutcome> => {
+    let outcome: CompactOutcome;
+    try {
+      outcome = await compactor.compact({ ...ctx, ...opts, emitItem: d.emitItem });
+    } catch (error) {
+      console.error(`[session] compaction failed in session ${ctx.sessionId}: ${messageOf(error)}`);
+      return { kind: "none", reason: `The compaction could not run: ${messageOf(error)}` };
+    }
+    if (outcome.kind !== "none") await emitContext(ctx.sessionId, ctx.workspace);
+    return outcome;
+  };
+
   /** Starts a turn in the background; the caller gets the turn id at once. */
-  const startTurn = async (sessionId: string, mode: TurnInfo["mode"], text: string, body: (deps: TurnDeps, ctx: TurnContext) => Promise<TurnEnd>) => {
+  const startTurn = async (
+    sessionId: string, mode: TurnInfo["mode"], text: string, body: (deps: TurnDeps, ctx: TurnContext) => Promise<TurnEnd>, compactAt?: number,
+  ) => {
     const session = await requireSession(sessionId);
     if (running.has(sessionId)) throw new HostError("conflict:session", "A turn is already running in this session; stop it or wait for it to finish.");
     const controller = new AbortController();
@@ -157,8 +184,16 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       throw error;
     }
 
+    /** Auto compaction is not tried again in a turn after a failed summary, or when compacting could not get under the threshold. */
+    let autoCompaction = true;
     const local: TurnDeps = {
       store,
+      view: (id) => views.current(id),
+      beforeStep: async (c, model) => {
+        if (!autoCompaction) return;
+        const outcome = await compact(local, c, { model, trigger: "auto", focus: null, compactAt: compactAt ?? COMPACT_AT_DEFAULT });
+        if (outcome.kind === "failed" || (outcome.kind === "compacted" && outcome.stillOver)) autoCompaction = false;
+      },
       registry: deps.registry,
       tools: toolSet,
       runtime: deps.runtime,
@@ -210,6 +245,21 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     await Promise.allSettled(all.map((r) => r.done));
   }, "sessions:turns");
 
+  /** `/compact [focus]` (CTX-2): a turn of its own that summarizes the history; no model answer follows. */
+  const compactTurn = async (sessionId: string, text: string, focus: string | null) => {
+    const configured = await deps.model();
+    if (!configured) {
+      throw new HostError("bad_input:session", "No model is configured, so there is no one to write the summary: /compact needs a model. Configure one in Settings.", { reason: "no_model" });
+    }
+    // A direct turn: its `/compact` line is a command to Seam, never part of what the model sees.
+    return startTurn(sessionId, "direct", text, async (d, ctx): Promise<TurnEnd> => {
+      const outcome = await compact(d, ctx, { model: configured.model, trigger: "manual", focus, compactAt: configured.compactAt ?? COMPACT_AT_DEFAULT });
+      if (ctx.signal.aborted) return { status: "stopped", reason: stopReason(ctx.signal), steps: 1 };
+      if (outcome.kind === "failed" || outcome.kind === "none") return { status: "failed", reason: outcome.reason, steps: 1 };
+      return { status: "completed", reason: null, steps: 1 };
+    });
+  };
+
   const ops = createSessionOps({
     store,
     requireSession,
@@ -260,6 +310,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       await store.sessions.remove(id);
       meter.forget(id);
       toolSet.forget(id);
+      views.forget(id);
       bus.emit("list", null);
     },
     async detail(id) {
@@ -273,6 +324,8 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         return startTurn(input.sessionId, "direct", input.text, directCall(call.name, call.args));
       }
       const session = await requireSession(input.sessionId);
+      const command = COMPACT_COMMAND.exec(input.text.trim());
+      if (command) return compactTurn(input.sessionId, input.text, command[1]?.trim() || null);
       const invocation = input.text.trimStart().startsWith("/") ? await deps.userInvocation?.(input.text, session.workspace, session.id) : null;
       const configured = await deps.model();
       if (invocation) {
@@ -281,12 +334,12 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
           const fact = await d.store.items.appendFact(ctx.sessionId, { turnId: ctx.turnId, ...invocation.fact });
           d.emitItem(fact);
           return configured ? runModelTurn(d, ctx, configured.model, configured.maxSteps) : { status: "completed", reason: null, steps: 0 };
-        });
+        }, configured?.compactAt);
       }
       if (!configured) {
         throw new HostError("bad_input:session", "No model is configured, so Seam is in direct mode. Run a tool with /call <tool> {json} or the Tools palette, or configure a model in Settings.", { reason: "no_model" });
       }
-      return startTurn(input.sessionId, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps));
+      return startTurn(input.sessionId, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps), configured.compactAt);
     },
     async callTool(input) {
       checkCallArgs(input.name, input.args);
@@ -341,6 +394,10 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       const entry = { fn };
       afterTurnHooks.add(entry);
       return () => void afterTurnHooks.delete(entry);
+    },
+    async visibleCatalog(sessionId) {
+      const catalog = (await views.current(sessionId)).catalog();
+      return catalog ? { digest: catalog.digest } : null;
     },
   };
   return service;

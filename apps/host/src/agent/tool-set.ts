@@ -17,7 +17,7 @@ export const DEFAULT_BUDGET: ToolBudget = { ...DEFER_TOOLS_DEFAULT, window: null
 
 /** What a session's next model request sends as its tools. */
 export interface ToolSelection {
-  /** In request order: the tools always sent, sorted by name, then the loaded deferred tools, sorted by name. */
+  /** In request order: the tools always sent, sorted by name, then the loaded deferred tools in the order they were loaded. */
   tools: ToolDef[];
   /** `tools` as the model gets them. */
   specs: ToolSpec[];
@@ -25,7 +25,7 @@ export interface ToolSelection {
   tokens: number;
   /** Deferrable tools left out of the request (0 while the tools fit the budget). */
   deferred: number;
-  /** The loaded deferred tools the request sends, sorted by name (empty while nothing is deferred). */
+  /** The loaded deferred tools the request sends, in load order (empty while nothing is deferred). */
   loaded: string[];
 }
 
@@ -79,7 +79,9 @@ export function createToolSet(deps: ToolSetDeps): ToolSet {
       if (!search || deferrable.length === 0 || !overBudget(others, await deps.budget())) return selection(others, 0, []);
       const names = await deps.loaded.get(sessionId);
       const always = [...others.filter((t) => !t.deferrable), search].sort(byName);
-      const loaded = deferrable.filter((t) => names.has(t.name)).sort(byName);
+      // Load order (durable: the order of the tool_search results), so a load only appends to the request's tools.
+      const present = new Map(deferrable.map((t) => [t.name, t]));
+      const loaded = [...names].flatMap((name) => present.get(name) ?? []);
       return selection([...always, ...loaded], deferrable.length - loaded.length, loaded.map((t) => t.name));
     },
     searchable(sessionId) {

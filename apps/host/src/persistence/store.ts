@@ -31,6 +31,10 @@ export interface Store {
     /** Oldest first. */
     list(sessionId: string): Promise<TurnInfo[]>;
     setSteps(id: string, steps: number): Promise<void>;
+    /** The given turns of a session (any order); unknown ids are left out (CTX-4: the model view learns a new item's turn). */
+    byIds(sessionId: string, ids: readonly string[]): Promise<TurnInfo[]>;
+    /** The session's most recent finished turn of `mode`, or null (CTX-1: the meter's last reported input after a restart). */
+    lastEnded(sessionId: string, mode: "model" | "direct"): Promise<TurnInfo | null>;
   };
   /** Items share one monotonic `seq` per session, so the timeline and the model's history are the same list. */
   items: {
@@ -42,6 +46,10 @@ export interface Store {
     appendFact(sessionId: string, f: { turnId: string | null; factKind: string; text: string; payload: unknown }): Promise<FactItem>;
     /** Messages, tool calls and facts merged, ordered by seq. */
     list(sessionId: string): Promise<TimelineItem[]>;
+    /** Items with `seq >= fromSeq`, ordered by seq (indexed on (sessionId, seq); CTX-4: the model view's delta). */
+    since(sessionId: string, fromSeq: number): Promise<TimelineItem[]>;
+    /** The session's latest fact of a kind, or null (CTX-2: the compaction the model view starts from). */
+    lastFact(sessionId: string, factKind: string): Promise<FactItem | null>;
   };
   /** Key → JSON value. Never secrets. `set(key, undefined)` deletes the key. */
   settings: {
@@ -159,6 +167,14 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       return rows.map(turnInfo);
     }),
     setSteps: (id, steps) => op(`turn ${id}`, async () => { await prisma.turn.update({ where: { id }, data: { steps } }); }),
+    byIds: (sessionId, ids) => op(`session ${sessionId}`, async () => {
+      if (ids.length === 0) return [];
+      return (await prisma.turn.findMany({ where: { sessionId, id: { in: [...ids] } } })).map(turnInfo);
+    }),
+    lastEnded: (sessionId, mode) => op(`session ${sessionId}`, async () => {
+      const row = await prisma.turn.findFirst({ where: { sessionId, mode, status: { not: "running" } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] });
+      return row ? turnInfo(row) : null;
+    }),
   };
 
   const items: Store["items"] = {
@@ -215,6 +231,21 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       ];
       const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
       return all.sort((a, b) => a.seq - b.seq);
+    }),
+    since: (sessionId, fromSeq) => op(`session ${sessionId}`, async () => {
+      const where = { sessionId, seq: { gte: fromSeq } };
+      const orderBy = { seq: "asc" } as const;
+      const [messages, calls, facts] = [
+        await prisma.message.findMany({ where, orderBy }),
+        await prisma.toolCall.findMany({ where, orderBy }),
+        await prisma.fact.findMany({ where, orderBy }),
+      ];
+      const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
+      return all.sort((a, b) => a.seq - b.seq);
+    }),
+    lastFact: (sessionId, factKind) => op(`session ${sessionId}`, async () => {
+      const row = await prisma.fact.findFirst({ where: { sessionId, kind: factKind }, orderBy: { seq: "desc" } });
+      return row ? factItem(row) : null;
     }),
   };
 

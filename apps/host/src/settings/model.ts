@@ -1,4 +1,4 @@
-import { DEFER_TOOLS_DEFAULT, formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
+import { COMPACT_AT_DEFAULT, DEFER_TOOLS_DEFAULT, formatIssues, ModelSettings, type CapabilityRow, type ContextWindowSource, type ModelStatus } from "@seam/shared";
 import { capabilityRow } from "../core/capability-row.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { createModel, type LlmModel } from "../llm/llm.js";
@@ -17,6 +17,7 @@ export function modelSettingsFromEnv(env: NodeJS.ProcessEnv): ModelSettings {
     apiKeyEnv: env.SEAM_MODEL_KEY_ENV || undefined,
     maxSteps: env.SEAM_MAX_STEPS ? Number(env.SEAM_MAX_STEPS) : undefined,
     contextWindow: env.SEAM_CONTEXT_WINDOW ? Number(env.SEAM_CONTEXT_WINDOW) : undefined,
+    compactAt: env.SEAM_COMPACT_AT ? Number(env.SEAM_COMPACT_AT) : undefined,
   });
   if (!parsed.success) {
     throw new HostError("bad_input:llm", `SEAM_MODEL_* environment settings are invalid: ${formatIssues(parsed.error)}`);
@@ -41,7 +42,7 @@ export interface ModelSettingsService {
   /** The tool deferral budget (CTX-3) with the window it is measured against (null window: only the count applies). */
   toolBudget(): Promise<{ maxTools: number; maxPercent: number; window: number | null }>;
   /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
-  resolve(): Promise<{ model: LlmModel; maxSteps: number } | null>;
+  resolve(): Promise<{ model: LlmModel; maxSteps: number; compactAt: number } | null>;
 }
 
 /** Where the model is configured (CORE-14): stored settings win over the env defaults; keys never stored (SEC-2). */
@@ -100,7 +101,7 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
       if (settings.provider === "none") return null;
       const status = describe(settings);
       if (status.problem) throw new HostError("bad_input:llm", status.problem, { reason: "model_key_missing" });
-      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps };
+      return { model: createModel(settings, deps.secrets), maxSteps: settings.maxSteps, compactAt: settings.compactAt ?? COMPACT_AT_DEFAULT };
     },
   };
 }

@@ -5,8 +5,8 @@ import { catalogEntries, digestOf, renderCatalog } from "./render.js";
 
 export interface CatalogHookDeps {
   list(cwd: string, scopes: readonly string[]): Promise<Observation>;
-  /** The session's durable timeline (facts included), oldest first. */
-  timeline(sessionId: string): Promise<TimelineItem[]>;
+  /** The catalog the model currently sees in the session and its digest, or null (the model view, CTX-4). */
+  visible(sessionId: string): Promise<{ digest: string | null } | null>;
   scopes(sessionId: string): readonly string[];
 }
 
@@ -37,8 +37,8 @@ export function catalogHook(deps: CatalogHookDeps): StepHook {
     const entries = catalogEntries(observation.candidates);
     const text = renderCatalog(entries);
     const digest = digestOf(text);
-    const visible = visibleCatalog(await deps.timeline(ctx.sessionId));
-    if (visible ? visible.payload?.digest === digest : entries.length === 0) return;
+    const visible = await deps.visible(ctx.sessionId);
+    if (visible ? visible.digest === digest : entries.length === 0) return;
     if (ctx.signal.aborted) return;
     await ctx.appendFact({ factKind: SKILLS_CATALOG_FACT, text, payload: { digest, names: entries.map((e) => e.name) } satisfies SkillsCatalogPayload });
   };

@@ -11,7 +11,7 @@ import { HostError } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { Store } from "../persistence/store.js";
-import { catalogHook } from "./catalog.js";
+import { catalogHook, visibleCatalog } from "./catalog.js";
 import { createFsProvider } from "./fs-provider.js";
 import { inspectSkills } from "./inspect.js";
 import { resolveUserInvocation, userCompletions, type UserInvocation } from "./invoke.js";
@@ -48,6 +48,8 @@ export interface SkillsDeps {
   hooks?: StepHooks;
   /** A session's workspace, for `api` calls that name a session. */
   workspaceOf?(sessionId: string): Promise<string>;
+  /** The catalog the model sees in a session now (the sessions' model view, CTX-4); default: read from the whole timeline. */
+  visibleCatalog?(sessionId: string): Promise<{ digest: string | null } | null>;
 }
 
 /** What the tRPC layer calls (`HostApi["skills"]`): the Skills page and the composer's `/name` completions (SKL-8, SKL-10). */
@@ -133,7 +135,14 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
   const skills: Omit<Interface, "api" | "status"> = {
     list,
     get,
-    catalogHook: () => catalogHook({ list, timeline: (id) => deps.store.items.list(id), scopes: sessionScopes }),
+    catalogHook: () => catalogHook({
+      list,
+      scopes: sessionScopes,
+      visible: deps.visibleCatalog ?? (async (id) => {
+        const visible = visibleCatalog(await deps.store.items.list(id));
+        return visible ? { digest: visible.payload?.digest ?? null } : null;
+      }),
+    }),
     skillTool: skillTool({ list, get, scopes: sessionScopes }),
     resolveUserInvocation: (text, workspace, sessionId) => resolveUserInvocation((name) => get(name, workspace, sessionScopes(sessionId)), text),
     userInvocable: async (workspace, sessionId) => userCompletions(await list(workspace, sessionScopes(sessionId))),

@@ -6,12 +6,13 @@ import { z } from "zod";
 import type { ContextUsage, SessionEvent, TimelineItem, TurnInfo } from "@seam/shared";
 import { createContextMeter, toolTokens } from "../../src/agent/context.js";
 import { systemPrompt } from "../../src/agent/prompt.js";
-import { createToolRegistry } from "../../src/agent/registry.js";
+import { createToolRegistry, type ToolRegistry } from "../../src/agent/registry.js";
+import { createToolSet, DEFAULT_BUDGET } from "../../src/agent/tool-set.js";
 import { defineTool } from "../../src/agent/tool.js";
 import { countText, MESSAGE_OVERHEAD } from "../../src/agent/tokens.js";
 import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
-import type { Store } from "../../src/persistence/store.js";
+import { viewOfTimeline } from "../../src/agent/model-view.js";
 import { startScriptedHost } from "../support/host.js";
 
 const scripts = [{
@@ -117,9 +118,12 @@ describe("context accounting against a real host (CTX-1)", () => {
   });
 });
 
-// A store with just what the meter reads, over in-memory items.
-function memoryStore(items: TimelineItem[], turns: TurnInfo[]): Store {
-  return { items: { list: async () => items }, turns: { list: async () => turns } } as unknown as Store;
+// What the meter reads, over in-memory items: the model view of the whole list, and the last model turn.
+function memoryStore(items: TimelineItem[], turns: TurnInfo[]) {
+  return {
+    view: async () => viewOfTimeline(items, turns),
+    lastModelTurn: async () => turns.filter((t) => t.mode === "model" && t.status !== "running").at(-1) ?? null,
+  };
 }
 const at = "2026-01-01T00:00:00.000Z";
 const turn = (id: string, mode: TurnInfo["mode"] = "model"): TurnInfo =>
@@ -129,10 +133,14 @@ const message = (id: string, seq: number, role: "user" | "assistant", text: stri
 const tool = (name: string, description: string) =>
   defineTool({ name, description, capability: "test", input: z.object({ path: z.string().describe("a path") }), run: async () => ({ canonical: null, rendered: "" }) });
 
+/** Every visible tool sent (nothing deferrable in these tests). */
+const toolsOf = (registry: ToolRegistry) =>
+  createToolSet({ registry, loaded: { get: async () => new Set<string>(), add: async () => {}, forget: () => {} }, budget: async () => DEFAULT_BUDGET });
+
 describe("the context meter (CTX-1)", () => {
   it("CTX-1: history is each message's tokens plus a per-message overhead; it grows with a message and a tool result", async () => {
     const items: TimelineItem[] = [message("m1", 1, "user", "Please read the file.")];
-    const meter = createContextMeter({ store: memoryStore(items, [turn("t1")]), registry: createToolRegistry(), window: async () => ({ value: 1000, source: "setting" }) });
+    const meter = createContextMeter({ ...memoryStore(items, [turn("t1")]), toolSet: toolsOf(createToolRegistry()), window: async () => ({ value: 1000, source: "setting" }) });
     const a = await meter.measure("s", "/ws");
     expect(a.history).toBe(countText("Please read the file.") + MESSAGE_OVERHEAD);
     expect(a.tools).toBe(0);
@@ -158,7 +166,7 @@ describe("the context meter (CTX-1)", () => {
 
   it("CTX-1: a streaming message is counted afresh, finished items from the cache, deleted items dropped", async () => {
     const items: TimelineItem[] = [message("m1", 1, "user", "hi"), message("m2", 2, "assistant", "Once", "streaming")];
-    const meter = createContextMeter({ store: memoryStore(items, [turn("t1")]), registry: createToolRegistry(), window: async () => ({ value: null, source: "unknown" }) });
+    const meter = createContextMeter({ ...memoryStore(items, [turn("t1")]), toolSet: toolsOf(createToolRegistry()), window: async () => ({ value: null, source: "unknown" }) });
     const a = await meter.measure("s", "/ws");
     items[1] = message("m2", 2, "assistant", "Once upon a time there was a very long story.", "complete");
     const b = await meter.measure("s", "/ws");
@@ -171,8 +179,7 @@ describe("the context meter (CTX-1)", () => {
 
   it("CTX-1: counts every visible tool spec — name, description with guidance, JSON schema — global and the session's own", async () => {
     const registry = createToolRegistry();
-    const store = memoryStore([], []);
-    const meter = createContextMeter({ store, registry, window: async () => ({ value: null, source: "unknown" }) });
+    const meter = createContextMeter({ ...memoryStore([], []), toolSet: toolsOf(registry), window: async () => ({ value: null, source: "unknown" }) });
     const read = tool("read_file", "Reads a file.");
     registry.register(read);
     const a = await meter.measure("s", "/ws");

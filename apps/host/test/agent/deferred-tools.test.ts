@@ -90,7 +90,7 @@ afterAll(async () => {
 describe("deferred tools and tool_search (CTX-3)", () => {
   let before: Awaited<ReturnType<typeof turn>>;
 
-  it("CTX-3: past the budget the request carries tool_search and no MCP schema; the matches are in the next request, appended in name order", async () => {
+  it("CTX-3: past the budget the request carries tool_search and no MCP schema; the matches are appended to the next request in their ranked order", async () => {
     const meterBefore = await host.sessions.context(sessionId);
     expect(meterBefore.deferred).toBe(60);
     expect(meterBefore.loaded).toEqual([]);

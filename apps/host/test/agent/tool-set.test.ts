@@ -10,6 +10,7 @@ import { toolSearchTool } from "../../src/agent/tool-search.js";
 import { createToolSet, type ToolBudget } from "../../src/agent/tool-set.js";
 import { toolTokens } from "../../src/agent/tool-tokens.js";
 import type { Store } from "../../src/persistence/store.js";
+import { viewOfTimeline } from "../../src/agent/model-view.js";
 
 const at = "2026-01-01T00:00:00.000Z";
 const tool = (name: string, description: string, extra: { deferrable?: boolean; source?: string } = {}): ToolDef =>
@@ -51,6 +52,11 @@ describe("the session's tool set (CTX-3)", () => {
     expect(loaded).toMatchObject({ deferred: 1, loaded: ["mcp__gh__list_repos"] });
     // The same content while nothing changes (the spec objects are rebuilt, their JSON is the same).
     expect(JSON.stringify((await tools.next("s")).specs)).toBe(JSON.stringify(loaded.specs));
+    // A later load appends, even when its name sorts first: the earlier request stays a prefix.
+    await tools.load("s", ["mcp__gh__create_issue"]);
+    const more = await tools.next("s");
+    expect(more.loaded).toEqual(["mcp__gh__list_repos", "mcp__gh__create_issue"]);
+    expect(JSON.stringify(more.specs.slice(0, loaded.specs.length))).toBe(JSON.stringify(loaded.specs));
   });
 
   it("CTX-3: the percent limit defers on its own; a null window leaves the count only; no tool_search registered means no deferral", async () => {
@@ -123,7 +129,7 @@ describe("the context meter with deferred tools (CTX-3)", () => {
     const registry = createToolRegistry();
     const store = { items: { list: async () => [] }, turns: { list: async () => [] } } as unknown as Store;
     const tools = createToolSet({ registry, loaded: createLoadedTools({ items: store.items }), budget: async () => budget });
-    const meter = createContextMeter({ store, registry, window: async () => ({ value: null, source: "unknown" }), toolSet: tools });
+    const meter = createContextMeter({ view: async () => viewOfTimeline([], []), lastModelTurn: async () => null, window: async () => ({ value: null, source: "unknown" }), toolSet: tools });
     registry.register(toolSearchTool({ tools }));
     registry.register(tool("read_file", "Reads a file."));
     for (let i = 0; i < 30; i++) {

@@ -230,3 +230,29 @@ describe("store.settings", () => {
     expect(await settings.get("model")).toBeUndefined();
   });
 });
+
+describe("store reads for the model view (CTX-4)", () => {
+  it("CTX-4: items.since reads from a seq on, in order; lastFact finds a kind's latest; turns.byIds and lastEnded read single turns", async () => {
+    const { sessions, items, turns } = db.store;
+    const s = await sessions.create({ title: "S", workspace: "/s" });
+    const other = await sessions.create({ title: "O", workspace: "/o" });
+    const t1 = await turns.create(s.id, "model");
+    await items.appendMessage(s.id, { turnId: t1.id, role: "user", text: "one", state: "complete" });
+    await items.appendFact(s.id, { turnId: t1.id, factKind: "compaction", text: "first", payload: { n: 1 } });
+    await items.appendToolCall(s.id, { turnId: t1.id, callId: "c", name: "read_file", args: { path: "a" }, startedAt: new Date() });
+    await items.appendFact(s.id, { turnId: null, factKind: "compaction", text: "second", payload: { n: 2 } });
+    await items.appendMessage(other.id, { turnId: null, role: "user", text: "elsewhere", state: "complete" });
+    await turns.finish(t1.id, { status: "completed", steps: 1 });
+    const t2 = await turns.create(s.id, "direct");
+
+    expect((await items.since(s.id, 2)).map((i) => [i.seq, i.kind])).toEqual([[2, "fact"], [3, "tool_call"], [4, "fact"]]);
+    expect(await items.since(s.id, 5)).toEqual([]);
+    expect((await items.lastFact(s.id, "compaction"))?.text).toBe("second");
+    expect(await items.lastFact(other.id, "compaction")).toBeNull();
+    expect((await turns.byIds(s.id, [t1.id, t2.id, "nope"])).map((t) => t.id).sort()).toEqual([t1.id, t2.id].sort());
+    expect(await turns.byIds(other.id, [t1.id])).toEqual([]);
+    expect(await turns.byIds(s.id, [])).toEqual([]);
+    expect((await turns.lastEnded(s.id, "model"))?.id).toBe(t1.id);
+    expect(await turns.lastEnded(s.id, "direct")).toBeNull();
+  });
+});

@@ -2,12 +2,13 @@
 import {
   SKILL_INVOCATION_FACT, SKILLS_CATALOG_FACT, SkillInvocationPayload, SkillsCatalogPayload, type FactItem,
 } from "@seam/shared";
-import { BookOpenIcon, InfoIcon, SparklesIcon, type LucideIcon } from "lucide-react";
+import { BookOpenIcon, InfoIcon, SparklesIcon } from "lucide-react";
 import Link from "next/link";
-import { memo, useState, type ReactNode } from "react";
+import { memo, type ReactNode } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
-import { ExpandButton } from "@/components/ui/expand-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { compactionRow } from "./compaction-facts";
+import { FactShell, ModelText } from "./fact-shell";
 import { MarkdownText } from "./markdown";
 import { prettyJson } from "./tool-summary";
 
@@ -20,7 +21,9 @@ function label(kind: string): string {
   return LABELS[kind] ?? kind.replace(/[_-]+/g, " ").replace(/^\w/, (c) => c.toUpperCase());
 }
 
-/** Facts (skills catalog, skill invocations, compaction, auxiliary requests): a slim grey row that expands. */
+export { FactShell, ModelText } from "./fact-shell";
+
+/** Facts (skills catalog, skill invocations, auxiliary requests): a slim grey row that expands; compaction has its own rows. */
 export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
   if (fact.factKind === SKILLS_CATALOG_FACT) {
     const payload = SkillsCatalogPayload.safeParse(fact.payload);
@@ -30,47 +33,9 @@ export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
     const payload = SkillInvocationPayload.safeParse(fact.payload);
     if (payload.success) return <SkillInvocationFact fact={fact} payload={payload.data} />;
   }
-  return <GenericFact fact={fact} />;
+  // CTX-2: the compaction divider, a failed compaction's warning, pruned results.
+  return compactionRow(fact) ?? <GenericFact fact={fact} />;
 });
-
-/** A slim grey row that expands (also used by the checkpoint facts' rows). */
-export function FactShell({
-  fact,
-  icon: Icon,
-  title,
-  summary,
-  children,
-}: {
-  fact: FactItem;
-  icon: LucideIcon;
-  title: ReactNode;
-  summary?: ReactNode;
-  children: ReactNode;
-}) {
-  const [open, setOpen] = useState(false);
-  return (
-    <div data-testid="fact-row" data-fact-kind={fact.factKind} className="text-[12.5px] text-muted-foreground">
-      <ExpandButton
-        data-testid="fact-row-toggle"
-        open={open}
-        onClick={() => setOpen((o) => !o)}
-        className="w-full py-0.5 hover:bg-muted/70 hover:text-inherit"
-        chevronClassName="size-3 text-inherit"
-      >
-        <Icon className="size-3 shrink-0" />
-        <span data-testid="fact-row-title" className="shrink-0 font-medium">
-          {title}
-        </span>
-        {summary && <span className="min-w-0 truncate opacity-80">— {summary}</span>}
-      </ExpandButton>
-      {open && (
-        <div data-testid="fact-row-body" className="ml-5 mt-1 space-y-2.5 border-l pb-1 pl-3">
-          {children}
-        </div>
-      )}
-    </div>
-  );
-}
 
 function SectionLabel({ children, action }: { children: ReactNode; action?: ReactNode }) {
   return (
@@ -78,18 +43,6 @@ function SectionLabel({ children, action }: { children: ReactNode; action?: Reac
       <span className="text-[11px] font-medium uppercase tracking-wide">{children}</span>
       {action}
     </div>
-  );
-}
-
-/** The exact text the model was given, in the fact row's small monospace. */
-export function ModelText({ text }: { text: string }) {
-  return (
-    <pre
-      data-testid="fact-row-text"
-      className="scroll-thin max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted/60 p-2 font-mono text-[11.5px] leading-relaxed"
-    >
-      {text}
-    </pre>
   );
 }
 

@@ -1,11 +1,11 @@
 "use client";
 import type { SkillCompletion, ToolInfo } from "@seam/shared";
-import { SparklesIcon, WrenchIcon } from "lucide-react";
+import { FoldVerticalIcon, SparklesIcon, WrenchIcon } from "lucide-react";
 import { Fragment, useEffect, useRef } from "react";
 import { cn } from "@/lib/utils";
 
 export interface SlashEntry {
-  kind: "skill" | "tool";
+  kind: "command" | "skill" | "tool";
   name: string;
   label: string;
   description: string;
@@ -14,11 +14,22 @@ export interface SlashEntry {
   cursor: number;
 }
 
-const GROUPS: Record<SlashEntry["kind"], string> = { skill: "Skills", tool: "Run a tool directly" };
+const GROUPS: Record<SlashEntry["kind"], string> = { command: "Commands", skill: "Skills", tool: "Run a tool directly" };
+const ICONS = { command: FoldVerticalIcon, skill: SparklesIcon, tool: WrenchIcon };
+
+/** Seam's own commands (CTX-2: `/compact [focus]` summarizes the earlier conversation). */
+const COMMANDS: SlashEntry[] = [{
+  kind: "command",
+  name: "compact",
+  label: "/compact",
+  description: "Summarize the earlier conversation to free context; add what the summary should focus on",
+  insert: "/compact ",
+  cursor: "/compact ".length,
+}];
 
 /**
  * Completions for the text typed so far, or null when the menu should be closed: user-invocable
- * skills (`/name `, SKL-8) first, then `/call <tool>`. Once the user types past a command name
+ * skills (`/name `, SKL-8) first, then Seam's commands (`/compact`), then `/call <tool>`. Once the user types past a command name
  * (a space that is not part of `/call …`), they are writing arguments and the menu closes.
  */
 export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompletion[] = []): SlashEntry[] | null {
@@ -48,7 +59,8 @@ export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompl
       return { kind: "tool", name: t.name, label: `/call ${t.name}`, description: t.description, insert, cursor: insert.length - 1 };
     });
 
-  return [...skillEntries, ...toolEntries];
+  const commandEntries = query.includes(" ") ? [] : COMMANDS.filter((c) => c.name.startsWith(query));
+  return [...skillEntries, ...commandEntries, ...toolEntries];
 }
 
 /** The DOM id of option `index` in the menu `menuId`, for the composer's `aria-activedescendant`. */
@@ -82,9 +94,9 @@ export function SlashMenu({
       ref={listRef}
       className="scroll-thin absolute inset-x-0 bottom-full z-20 mb-2 max-h-72 overflow-y-auto rounded-xl border bg-popover p-1 shadow-lg"
     >
-      {entries.length === 0 && <div className="px-2 py-2 text-[13px] text-muted-foreground">No matching skill or tool.</div>}
+      {entries.length === 0 && <div className="px-2 py-2 text-[13px] text-muted-foreground">No matching command, skill or tool.</div>}
       {entries.map((e, i) => {
-        const Icon = e.kind === "skill" ? SparklesIcon : WrenchIcon;
+        const Icon = ICONS[e.kind];
         return (
           <Fragment key={`${e.kind}:${e.name}`}>
             {entries[i - 1]?.kind !== e.kind && (

@@ -11,6 +11,8 @@ export interface ModelDraft {
   /** Deferral budget (CTX-3); empty means the default (40 tools, 10 % of the window). */
   deferMaxTools: string;
   deferMaxPercent: string;
+  /** Percent of the window at which the history is compacted (CTX-2); empty means the default 80. */
+  compactAt: string;
 }
 
 export type DraftErrors = Partial<Record<keyof ModelDraft, string>>;
@@ -26,6 +28,7 @@ export function draftFrom(status: ModelStatus): ModelDraft {
     contextWindow: s.contextWindow === undefined ? "" : String(s.contextWindow),
     deferMaxTools: s.deferTools === undefined ? "" : String(s.deferTools.maxTools),
     deferMaxPercent: s.deferTools === undefined ? "" : String(s.deferTools.maxPercent),
+    compactAt: s.compactAt === undefined ? "" : String(s.compactAt),
   };
 }
 
@@ -40,6 +43,9 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
   const maxTools = d.deferMaxTools.trim() === "" ? undefined : Number(d.deferMaxTools.trim().replace(/[,_\s]/g, ""));
   const maxPercent = d.deferMaxPercent.trim() === "" ? undefined : Number(d.deferMaxPercent.trim().replace(/\s*%$/, ""));
   const deferTools = maxTools === undefined && maxPercent === undefined ? undefined : { maxTools, maxPercent };
+  // "80" and "80 %" are read as 80.
+  const compactText = d.compactAt.trim().replace(/\s*%$/, "");
+  const compactAt = compactText === "" ? undefined : Number(compactText);
   const candidate = {
     provider: d.provider,
     baseURL: opt(d.baseURL),
@@ -48,6 +54,7 @@ export function parseDraft(d: ModelDraft): { ok: true; value: ModelSettings } | 
     maxSteps: steps,
     contextWindow,
     deferTools,
+    compactAt,
   };
   const parsed = ModelSettings.safeParse(candidate);
   if (parsed.success) {

@@ -1,5 +1,5 @@
 "use client";
-import { DEFER_TOOLS_DEFAULT, type ModelProvider, type ModelStatus } from "@seam/shared";
+import { COMPACT_AT_DEFAULT, COMPACT_AT_MAX, COMPACT_AT_MIN, DEFER_TOOLS_DEFAULT, type ModelProvider, type ModelStatus } from "@seam/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -130,6 +130,17 @@ export function ModelForm({ status }: { status: ModelStatus }) {
         placeholder={status.window?.default ? String(status.window.default) : "e.g. 32768"}
         inputClassName="w-36 tabular-nums"
         {...form.field("contextWindow")}
+      />
+
+      <TextField
+        label="Compact at (% of the window)"
+        optional
+        hint={`Before a model step whose request would reach this share of the context window, Seam prunes old large tool results and, if that is not enough, summarizes the earlier conversation (${COMPACT_AT_MIN}–${COMPACT_AT_MAX} %; empty: ${COMPACT_AT_DEFAULT} %). Type /compact in the chat to compact by hand.`}
+        testId="model-compact-at"
+        inputMode="numeric"
+        placeholder={String(COMPACT_AT_DEFAULT)}
+        inputClassName="w-20 tabular-nums"
+        {...form.field("compactAt")}
       />
 
       <fieldset className="flex flex-col gap-2" data-testid="model-defer-tools">
