@@ -6,6 +6,9 @@ export {
   TurnStatus, SessionInfo, TurnInfo, ToolCallStatus, MessageItem, ToolCallItem, FactItem, TimelineItem, SessionDetail,
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
+export {
+  SEARCH_QUERY_MAX, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT, SessionSearchInput, SnippetPart, SearchHit, RestoreAndForkInput,
+} from "./search.js";
 export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
 export { CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage } from "./context.js";
 export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./settings.js";
