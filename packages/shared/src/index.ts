@@ -7,7 +7,7 @@ export {
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
 export {
-  SEARCH_QUERY_MAX, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT, SessionSearchInput, SnippetPart, SearchHit, RestoreAndForkInput,
+  SEARCH_QUERY_MAX, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT, SessionSearchInput, SnippetPart, SearchHit, RestoreAndForkInput, RestoreAndForkResult,
 } from "./search.js";
 export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
 export { CONTEXT_WINDOW_MIN, CONTEXT_WINDOW_MAX, ContextWindow, ContextWindowSource, ContextUsage } from "./context.js";

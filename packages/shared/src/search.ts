@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { SessionId } from "./session.js";
+import { CheckpointConflict, RewindResult } from "./checkpoints.js";
+import { SessionId, SessionInfo } from "./session.js";
 
 /** Search across sessions (CTX-5): the query is plain words, never search syntax. */
 export const SEARCH_QUERY_MAX = 200;
@@ -41,3 +42,14 @@ export const RestoreAndForkInput = z.strictObject({
   acceptConflicts: z.boolean().default(false),
 });
 export type RestoreAndForkInput = z.input<typeof RestoreAndForkInput>;
+
+/**
+ * What "Restore to here" did. `forked`: the files were rewound and `session` is the fork holding the
+ * history before the message, `text` the message to put in its composer. `conflicts`: some files could
+ * not be restored, so the restore was rolled back and no fork was made — nothing changed.
+ */
+export const RestoreAndForkResult = z.discriminatedUnion("outcome", [
+  z.object({ outcome: z.literal("forked"), session: SessionInfo, text: z.string(), result: RewindResult }),
+  z.object({ outcome: z.literal("conflicts"), conflicts: z.array(CheckpointConflict) }),
+]);
+export type RestoreAndForkResult = z.infer<typeof RestoreAndForkResult>;
