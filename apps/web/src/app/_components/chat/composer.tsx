@@ -5,6 +5,7 @@ import { ArrowUpIcon, WrenchIcon } from "lucide-react";
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
+import { takeComposerDraft } from "../session-ops/composer-draft";
 import { SlashMenu, slashEntries, slashOptionId, type SlashEntry } from "./slash-menu";
 
 export function Composer({
@@ -28,6 +29,15 @@ export function Composer({
   const [menuDismissed, setMenuDismissed] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   const pendingCursor = useRef<number | null>(null);
+
+  // Text handed over by "Restore to here" (the fork opens with the message ready to edit, CTX-5).
+  useEffect(() => {
+    const draft = takeComposerDraft(sessionId);
+    if (!draft) return;
+    pendingCursor.current = draft.length;
+    setText(draft);
+    ref.current?.focus();
+  }, [sessionId]);
 
   const send = useMutation(trpc.session.send.mutationOptions({ onSuccess: () => onSent() }));
   // User-invocable skills for `/name` (SKL-8). A failure only means no skills in the menu.
