@@ -27,7 +27,7 @@ export interface CheckpointIndex {
   undone: ReadonlyMap<string, RewindResult>;
   /** files_restored fact id → the result of undoing that restore. */
   undoneRestores: ReadonlyMap<string, RewindResult>;
-  /** User messages with a Changed files card after them: "Restore files to here" applies. */
+  /** User messages with a Changed files card after them: "Restore to here" applies. */
   restorable: ReadonlySet<string>;
 }
 
