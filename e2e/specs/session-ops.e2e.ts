@@ -39,7 +39,7 @@ test.describe("session operations: fork, search, Restore to here (CTX-5)", () =>
     expect(readFileSync(join(ws, "final.txt"), "utf8")).toBe("final\n");
   });
 
-  test("fork from a message: hover, Fork, a new session holding the conversation up to it", async ({ page }) => {
+  test("fork from a message: hover, Fork, a new session holding the conversation up to and including it", async ({ page }) => {
     await page.goto(host.url(`/s/${original}`));
     const row = userRow(page, "ops: write the draft");
     await row.hover();
@@ -48,7 +48,9 @@ test.describe("session operations: fork, search, Restore to here (CTX-5)", () =>
     await expect(page.getByTestId("session-title")).toHaveText("Ops (fork)");
     await expect(userRow(page, "ops: remember the pelican")).toBeVisible();
     await expect(userRow(page, "ops: write the draft")).toBeVisible();
-    await expect(page.getByText("The draft is written.")).toBeVisible();
+    await expect(page.getByText("Noted: the pelican.")).toBeVisible();
+    // The fork ends with the chosen message: neither its turn's reply nor anything later.
+    await expect(page.getByText("The draft is written.")).toHaveCount(0);
     await expect(userRow(page, "ops: write the final flamingo")).toHaveCount(0);
   });
 
@@ -72,7 +74,7 @@ test.describe("session operations: fork, search, Restore to here (CTX-5)", () =>
     await results.first().click();
     await expect(dialog).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`/s/${original}\\?item=${item}$`));
-    expect(await page.locator(`[data-testid="user-message-row"][data-message-id="${item}"]`).count()).toBe(1);
+    await expect(page.locator(`[data-testid="user-message-row"][data-message-id="${item}"]`)).toHaveCount(1);
 
     // Nothing matches: said so.
     await page.keyboard.press("Control+k");

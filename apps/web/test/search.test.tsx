@@ -7,7 +7,7 @@ import { RestoreDialog } from "@/app/_components/checkpoints/restore-action";
 import { isSearchShortcut } from "@/app/_components/search/search-button";
 import { hitHref, SearchResultsView } from "@/app/_components/search/search-results";
 import { searchQueryOf } from "@/app/_components/search/use-search";
-import { putComposerDraft, takeComposerDraft } from "@/app/_components/session-ops/composer-draft";
+import { clearComposerDraft, putComposerDraft, readComposerDraft } from "@/app/_components/session-ops/composer-draft";
 
 afterEach(cleanup);
 
@@ -83,10 +83,11 @@ describe("Restore to here forks (CTX-5)", () => {
     expect(onAccept).toHaveBeenCalledOnce();
   });
 
-  it("CTX-5 the fork's composer draft is handed over once", () => {
+  it("CTX-5 the fork's composer draft is handed over per session until the composer clears it", () => {
     putComposerDraft("f1", "try it again");
-    expect(takeComposerDraft("f1")).toBe("try it again");
-    expect(takeComposerDraft("f1")).toBe("");
-    expect(takeComposerDraft("other")).toBe("");
+    expect(readComposerDraft("f1")).toBe("try it again");
+    expect(readComposerDraft("other")).toBe("");
+    clearComposerDraft("f1");
+    expect(readComposerDraft("f1")).toBe("");
   });
 });

@@ -22,6 +22,7 @@ export interface SearchStore {
 const OPEN = "\u0001";
 const CLOSE = "\u0002";
 const SNIPPET_TOKENS = 16;
+const MARKERS = new RegExp(`([${OPEN}${CLOSE}])`, "u");
 
 /**
  * The user's words → an FTS5 query that can never be a syntax error: every word is a quoted string
@@ -39,7 +40,7 @@ export function ftsQuery(text: string): string | null {
 export function snippetParts(marked: string): SnippetPart[] {
   const parts: SnippetPart[] = [];
   let hit = false;
-  for (const piece of marked.split(/([\u0001\u0002])/u)) {
+  for (const piece of marked.split(MARKERS)) {
     if (piece === OPEN) hit = true;
     else if (piece === CLOSE) hit = false;
     else if (piece) {

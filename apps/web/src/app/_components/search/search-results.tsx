@@ -54,15 +54,17 @@ export function SearchResultsView({ listId, query, hits, loading, error, active,
     );
   }
   return (
-    <ul id={listId} role="listbox" aria-label="Search results" aria-busy={loading} data-testid="search-results" className="flex flex-col gap-px">
+    <div id={listId} role="listbox" aria-label="Search results" aria-busy={loading} data-testid="search-results" className="flex flex-col gap-px">
       {hits.map((hit, i) => {
         const Icon = hit.kind === "tool_call" ? WrenchIcon : hit.role === "user" ? UserIcon : MessageSquareIcon;
         return (
-          <li
+          <div
             key={hit.itemId}
             id={hitOptionId(listId, i)}
             role="option"
             aria-selected={i === active}
+            // Focusable for assistive technology only: focus stays in the search box, which names this option as its active descendant.
+            tabIndex={-1}
             data-testid="search-result"
             data-session-id={hit.sessionId}
             data-item-id={hit.itemId}
@@ -89,9 +91,9 @@ export function SearchResultsView({ listId, query, hits, loading, error, active,
                 ),
               )}
             </span>
-          </li>
+          </div>
         );
       })}
-    </ul>
+    </div>
   );
 }

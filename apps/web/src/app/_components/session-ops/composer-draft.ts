@@ -12,13 +12,21 @@ export function putComposerDraft(sessionId: string, text: string): void {
   }
 }
 
-/** The draft left for this session, removed as it is read; "" when there is none. */
-export function takeComposerDraft(sessionId: string): string {
+/** The draft left for this session; "" when there is none (and on the server). */
+export function readComposerDraft(sessionId: string): string {
+  if (typeof window === "undefined") return "";
   try {
-    const text = window.sessionStorage.getItem(key(sessionId));
-    if (text !== null) window.sessionStorage.removeItem(key(sessionId));
-    return text ?? "";
+    return window.sessionStorage.getItem(key(sessionId)) ?? "";
   } catch {
     return "";
+  }
+}
+
+/** Forgets the draft once the composer has it. */
+export function clearComposerDraft(sessionId: string): void {
+  try {
+    window.sessionStorage.removeItem(key(sessionId));
+  } catch {
+    // nothing to forget
   }
 }
