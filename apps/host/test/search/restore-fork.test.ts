@@ -7,6 +7,7 @@ import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
 import { HostError } from "../../src/core/errors.js";
 import { restoreAndFork, type RestoreForkDeps } from "../../src/checkpoints/restore-fork.js";
+import { appRouter } from "../../src/trpc/root.js";
 import { startTestHost } from "../support/host.js";
 
 /** "Restore to here" rewinds the files AND forks the conversation before the message (CODE-5, CTX-5): real host, real files, real git. */
@@ -150,6 +151,12 @@ describe("session.search through the host (CTX-5)", () => {
         await expect(host.sessions.search(bad as never), JSON.stringify(bad).slice(0, 40)).rejects.toMatchObject({ code: "bad_input:session" });
       }
       await expect(host.sessions.search({ query: "x", sessionId: "nope" })).rejects.toMatchObject({ code: "not_found:session" });
+      // Through tRPC (`session.search`): zod refuses bad input before the host; FTS syntax is plain text.
+      const caller = appRouter.createCaller({ host });
+      await expect(caller.session.search({ query: "" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      await expect(caller.session.search({ query: "x", limit: 500 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      for (const query of ['"', "AND", "-", "*", "list_dir*", "NEAR(", "ünïcödé ✓"]) await expect(caller.session.search({ query })).resolves.toBeInstanceOf(Array);
+      expect((await caller.session.search({ query: "list_di" })).length).toBeGreaterThan(0);
     } finally {
       await scope.dispose();
       rmSync(ws, { recursive: true, force: true });

@@ -52,7 +52,8 @@ function SearchPanel({ onDone }: { onDone: () => void }) {
         <input
           autoFocus
           data-testid="search-input"
-          type="search"
+          type="text"
+          enterKeyHint="search"
           role="combobox"
           aria-label="Search all sessions"
           aria-expanded={count > 0}
