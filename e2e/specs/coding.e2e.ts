@@ -19,7 +19,7 @@ const lastCard = (page: Page, tool: string) => cards(page, tool).last();
 /** The session every test works in, opened from the sessions list. */
 async function openCoding(page: Page, host: ReturnType<typeof useHost>) {
   await page.goto(host.url("/"));
-  await page.locator('[data-testid="session-item"]', { hasText: "Coding" }).click();
+  await page.locator('[data-testid="session-item"]', { hasText: "Coding", hasNotText: "(fork)" }).click();
   await expect(page.getByTestId("composer-input")).toBeVisible();
 }
 
@@ -148,6 +148,9 @@ test.describe("coding: edits, shell, checkpoints, jobs and the sandbox (CODE-1..
     await page.screenshot({ path: test.info().outputPath("restore-dialog.png") });
     await dialog.getByTestId("restore-confirm").click();
     await expect(dialog).toHaveCount(0);
+    // Restore to here also forks (CTX-5): the fork opens with the message in its composer; the original is unchanged.
+    await expect(page.getByTestId("composer-input")).toHaveValue("coding: touch a file");
+    await openCoding(page, host);
     const restored = page.locator('[data-testid="fact-row"][data-fact-kind="files_restored"]');
     await expect(restored.getByTestId("fact-row-title")).toHaveText("Files restored");
     expect(existsSync(join(ws, "x"))).toBe(false);

@@ -79,7 +79,10 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
   scope.add(sessions.beforeRemove(async (id) => workspace.ledger.forget(id)), "workspace:forget-reads");
-  const turns = turnCheckpoints({ engine: checkpoints.api, runtime, sessions, items: db.store.items });
+  const turns = turnCheckpoints({
+    engine: checkpoints.api, runtime, sessions, items: db.store.items,
+    forks: { forkBefore: (id, itemId) => sessions.forkBefore(id, itemId), remove: (id) => sessions.remove(id) },
+  });
   for (const dispose of turns.disposers) checkpointsScope.add(dispose, "checkpoints:turns");
   const extensions = Extensions.create(scope.child("extensions"), {
     db, registry, sessions, broker: permissions.broker,

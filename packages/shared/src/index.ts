@@ -6,6 +6,9 @@ export {
   TurnStatus, SessionInfo, TurnInfo, ToolCallStatus, MessageItem, ToolCallItem, FactItem, TimelineItem, SessionDetail,
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
+export {
+  SEARCH_QUERY_MAX, SEARCH_LIMIT_MAX, SEARCH_LIMIT_DEFAULT, SessionSearchInput, SnippetPart, SearchHit, RestoreAndForkInput, RestoreAndForkResult,
+} from "./search.js";
 export { ToolEffect, ToolInfo, ToolListInput } from "./tools.js";
 export {
   TOOL_SEARCH, TOOL_SEARCH_QUERY_MAX, TOOL_SEARCH_RESULTS_MAX, DEFER_TOOLS_DEFAULT, DEFER_MAX_TOOLS_LIMIT, DeferTools, ToolSearchInput, ToolSearchMatch,

@@ -1,10 +1,11 @@
 /**
  * Session operations (CTX-5): fork at an item, edit a past user message (fork before it and resend),
- * retry the last turn, export as Markdown or JSON, import a JSON export as a new session.
+ * retry the last turn, export as Markdown or JSON, import a JSON export as a new session, search
+ * across all sessions.
  */
 import {
-  formatIssues, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionExport, SessionImportInput,
-  type SessionEditInput, type SessionExportFile, type SessionForkInput, type SessionInfo, type SessionSendInput, type TimelineItem, type TurnInfo,
+  formatIssues, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionExport, SessionImportInput, SessionSearchInput,
+  type SearchHit, type SessionEditInput, type SessionExportFile, type SessionForkInput, type SessionInfo, type SessionSendInput, type TimelineItem, type TurnInfo,
 } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { HistoryInput, SessionRow, Store } from "../persistence/store.js";
@@ -25,6 +26,11 @@ export interface OpsDeps {
 export interface SessionOps {
   /** A new session "<title> (fork)" holding the history up to and including `itemId` (finished turns only). */
   fork(input: SessionForkInput): Promise<SessionInfo>;
+  /**
+   * A new session "<title> (fork)" holding the history before the user message `itemId` — the fork
+   * `editAndResend` makes, without sending ("Restore to here", CTX-5).
+   */
+  forkBefore(sessionId: string, itemId: string): Promise<SessionInfo>;
   /** Forks before the user message `itemId` and sends `text` in the fork. */
   editAndResend(input: SessionEditInput): Promise<{ session: SessionInfo; turnId: string }>;
   /** Sends the session's last user message again (a `/call` turn runs the same call). */
@@ -33,6 +39,8 @@ export interface SessionOps {
   exportJson(sessionId: string): Promise<SessionExportFile>;
   /** A new session from an exported JSON text; nothing is created when any part of it is refused. */
   importJson(input: SessionImportInput): Promise<SessionInfo>;
+  /** Full-text search over every session's messages and tool calls (or one session's): best match first, then the most recent. */
+  search(input: SessionSearchInput): Promise<SearchHit[]>;
 }
 
 const TITLE_MAX = 200;
@@ -82,6 +90,11 @@ export function createSessionOps(d: OpsDeps): SessionOps {
       const { session, kept, turns } = await prefix(input.sessionId, input.itemId, true);
       return copy(session, kept, turns);
     },
+    async forkBefore(sessionId, itemId) {
+      const { session, target, kept, turns } = await prefix(sessionId, itemId, false);
+      if (target.kind !== "message" || target.role !== "user") throw bad("Only a user message can start a fork before it; pick one of your messages.", "not_user_message");
+      return copy(session, kept, turns);
+    },
     async editAndResend(input) {
       const { session, target, kept, turns } = await prefix(input.sessionId, input.itemId, false);
       if (target.kind !== "message" || target.role !== "user") throw bad("Only a user message can be edited; pick one of your messages.", "not_user_message");
@@ -118,6 +131,13 @@ export function createSessionOps(d: OpsDeps): SessionOps {
         throw bad(`The export's workspace ${history.workspace} does not exist on this machine; pick a workspace folder for the imported session.`, "workspace_missing");
       });
       return d.created(await d.store.sessions.createWithHistory({ ...history, workspace }));
+    },
+    async search(raw) {
+      const input = SessionSearchInput.safeParse(raw);
+      if (!input.success) throw bad(formatIssues(input.error), "bad_query");
+      const { query, limit, sessionId } = input.data;
+      if (sessionId !== undefined) await d.requireSession(sessionId);
+      return d.store.search(query, { limit, ...(sessionId !== undefined && { sessionId }) });
     },
   };
 }

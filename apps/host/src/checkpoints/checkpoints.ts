@@ -11,7 +11,7 @@ import type { Scope } from "../core/scope.js";
 import { changedFiles, totals } from "./diff.js";
 import { gitEnv, INSTALL_HINT, runGit, type GitRunner } from "./git.js";
 import { pruneRefs, releaseLabels, saveRef } from "./refs.js";
-import { applyPlan, planRestore, planUndo } from "./rewind.js";
+import { applyPlan, planRestore, planUndo, previewPlan } from "./rewind.js";
 import { canonicalWorkspace, openShadow, RepoQueue, removeShadow, shadowDir, type Shadow } from "./shadow.js";
 import { takeSnapshot } from "./snapshot.js";
 
@@ -49,6 +49,8 @@ export interface Api {
   undo(workspace: string, start: string, end: string): Promise<RewindResult>;
   /** "Restore to here": every snapshotted file back to `tree`, files added since removed. */
   restore(workspace: string, tree: string): Promise<RewindResult>;
+  /** What `restore(workspace, tree)` would restore, remove and leave as a conflict now, writing no file ("Restore to here" asks first, CTX-5). */
+  previewRestore(workspace: string, tree: string): Promise<Omit<RewindResult, "before">>;
   /** Drops the refs of these labels (e.g. a deleted session's turns); returns how many. */
   release(workspace: string, labels: string[]): Promise<number>;
   /** Keeps the newest `keep` snapshot refs (default `keepSnapshots`), then `gc --auto`; returns how many went. */
@@ -183,6 +185,14 @@ export async function create(scope: Scope, deps: CheckpointsDeps): Promise<Check
         const before = (await snap(shadow, "before-restore")).tree;
         const applied = await applyPlan(shadow, target, await planRestore(shadow, target, before));
         return { ...applied, before };
+      });
+    },
+    async previewRestore(workspace, tree) {
+      const target = parse(SnapshotTree, tree, "tree");
+      return withShadow(workspace, async (shadow) => {
+        await requireTrees(shadow, [target]);
+        const current = (await snap(shadow, "preview-restore")).tree;
+        return previewPlan(shadow, await planRestore(shadow, target, current));
       });
     },
     async release(workspace, labels) {

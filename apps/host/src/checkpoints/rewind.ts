@@ -95,11 +95,38 @@ export async function applyPlan(shadow: Shadow, tree: string, plan: Plan): Promi
   return { restored: writes, removed, conflicts: conflicts.sort(byPath) };
 }
 
-/** Why a path's folders cannot hold it (a file or symlink where a folder must be), or null. */
-async function blockedParent(shadow: Shadow, path: string): Promise<string | null> {
+/**
+ * What `applyPlan` would do, without writing anything ("Restore to here" asks before it rewinds, CTX-5).
+ * A file in the way of a folder counts as gone when the plan deletes it first.
+ */
+export async function previewPlan(shadow: Shadow, plan: Plan): Promise<Applied> {
+  const conflicts = [...plan.conflicts];
+  const removed: string[] = [];
+  for (const item of plan.items.filter((i) => i.want === null)) {
+    const blocked = await blockedParent(shadow, item.path);
+    const now = await stat(shadow, item.path);
+    if (blocked) conflicts.push({ path: item.path, reason: blocked });
+    else if (now?.isDirectory()) conflicts.push({ path: item.path, reason: "a folder now stands where this file was; left as is" });
+    else if (now) removed.push(item.path);
+  }
+  const gone = new Set(removed);
+  const writes: string[] = [];
+  for (const item of plan.items.filter((i) => i.want !== null)) {
+    const blocked = await blockedParent(shadow, item.path, gone);
+    if (blocked) conflicts.push({ path: item.path, reason: blocked });
+    else if ((await stat(shadow, item.path))?.isDirectory()) conflicts.push({ path: item.path, reason: "a folder now stands where this file goes; left as is" });
+    else writes.push(item.path);
+  }
+  const byPath = (a: CheckpointConflict, b: CheckpointConflict) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return { restored: writes, removed, conflicts: conflicts.sort(byPath) };
+}
+
+/** Why a path's folders cannot hold it (a file or symlink where a folder must be), or null. `gone`: paths to treat as already deleted. */
+async function blockedParent(shadow: Shadow, path: string, gone?: ReadonlySet<string>): Promise<string | null> {
   const parts = path.split("/").slice(0, -1);
   for (let i = 1; i <= parts.length; i++) {
     const dir = parts.slice(0, i).join("/");
+    if (gone?.has(dir)) return null;
     const s = await stat(shadow, dir);
     if (!s) return null;
     if (!s.isDirectory()) return `${dir} is now a ${s.isSymbolicLink() ? "symbolic link" : "file"}, where a folder was; left as is`;

@@ -1,9 +1,10 @@
-import type { ChangedFile, FactItem, RewindResult, TimelineItem, TurnChanges } from "@seam/shared";
+import type { ChangedFile, FactItem, RestoreAndForkInput, RestoreAndForkResult, RewindResult, SessionInfo, TimelineItem, TurnChanges } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Disposer } from "../core/scope.js";
 import type { AfterTurn } from "../agent/session.js";
 import type { BeforeRun } from "../agent/runtime.js";
 import type { Api as Engine } from "./checkpoints.js";
+import { restoreAndFork } from "./restore-fork.js";
 
 /** The Changed files card of a turn (CODE-5): the files between its two snapshots. */
 export const CHANGED_FILES_FACT = "changed_files";
@@ -15,7 +16,8 @@ export const FILES_RESTORED_FACT = "files_restored";
 export interface ChangedFilesPayload extends TurnChanges { turnId: string; workspace: string }
 /** `turnId` for "Undo this turn"; `restoreId` (the files_restored fact) for undoing a restore. */
 export interface UndonePayload { turnId: string | null; restoreId?: string; result: RewindResult }
-export interface RestoredPayload { messageId: string; target: string; result: RewindResult; changes: TurnChanges }
+/** `forkId`: the session "Restore to here" forked before the message (CTX-5); absent for a files-only restore. */
+export interface RestoredPayload { messageId: string; target: string; result: RewindResult; changes: TurnChanges; forkId?: string }
 
 /** Effects that can change files: a turn is snapshotted before the first such call runs. */
 const CHANGES_FILES = new Set(["write", "execute", "external"]);
@@ -30,6 +32,11 @@ export interface TurnDeps {
     workspaceOf(sessionId: string): Promise<string>;
   };
   items: { list(sessionId: string): Promise<TimelineItem[]> };
+  /** Forks for "Restore to here" (CTX-5): the history before a user message as a new session, and its removal. */
+  forks: {
+    forkBefore(sessionId: string, itemId: string): Promise<SessionInfo>;
+    remove(sessionId: string): Promise<void>;
+  };
   warn?(message: string): void;
 }
 
@@ -37,6 +44,13 @@ export interface TurnDeps {
 export interface TurnsApi {
   undo(sessionId: string, turnId: string): Promise<RewindResult>;
   restore(sessionId: string, messageId: string): Promise<RewindResult>;
+  /**
+   * "Restore to here" (CODE-5, CTX-5): rewinds the files like `restore`, then forks the session before the
+   * message. All or nothing: files a restore cannot set back (conflicts) roll it back and make no fork
+   * unless `acceptConflicts`; a failed fork puts the files back. The original keeps its whole history and
+   * gets the "Files restored" fact (with the fork's id), whose Undo restore reverts the files as today.
+   */
+  restoreAndFork(input: RestoreAndForkInput): Promise<RestoreAndForkResult>;
   /** Reverts a "Restore to here" (its files_restored fact): the files back to how they were just before it. */
   undoRestore(sessionId: string, factId: string): Promise<RewindResult>;
 }
@@ -91,6 +105,30 @@ export function turnCheckpoints(deps: TurnDeps): { api: TurnsApi; disposers: Dis
     }
   };
 
+  /** The user message and the snapshot "Restore to here" rewinds to: the start of the first turn after it that changed files. */
+  const restoreTarget = async (sessionId: string, messageId: string) => {
+    const items = await deps.items.list(sessionId);
+    const message = items.find((i) => i.id === messageId);
+    if (!message || message.kind !== "message" || message.role !== "user") {
+      throw new HostError("not_found:checkpoints", "That message is not a user message of this session.", { reason: "not_found" });
+    }
+    const first = factsOf<ChangedFilesPayload>(items, CHANGED_FILES_FACT).find((f) => f.seq > message.seq);
+    if (!first) throw new HostError("bad_input:checkpoints", "No files were changed after this message, so there is nothing to restore.", { reason: "no_changes" });
+    return { message, workspace: await deps.sessions.workspaceOf(sessionId), target: first.payload.from };
+  };
+
+  /** The files_restored fact of the session the restore was started from: the model reads it, the UI offers Undo restore on it. */
+  const recordRestore = async (sessionId: string, r: { messageId: string; workspace: string; target: string; result: RewindResult; forkId?: string }) => {
+    const changes = await deps.engine.turnChanges(r.workspace, r.result.before, r.target);
+    const conflicts = r.result.conflicts.length ? ` Left as they are: ${r.result.conflicts.map((c) => c.path).join(", ")}.` : "";
+    const forked = r.forkId ? " The conversation from that message on was continued in a fork; this session's history is unchanged." : "";
+    return deps.sessions.appendFact(sessionId, {
+      factKind: FILES_RESTORED_FACT,
+      text: `${describeChanges("The user restored the workspace files to how they were before an earlier message", changes.files)}${conflicts}${forked} Read files again before editing them.`,
+      payload: { messageId: r.messageId, target: r.target, result: r.result, changes, ...(r.forkId && { forkId: r.forkId }) } satisfies RestoredPayload,
+    });
+  };
+
   const api: TurnsApi = {
     async undo(sessionId, turnId) {
       idle(sessionId);
@@ -112,25 +150,13 @@ export function turnCheckpoints(deps: TurnDeps): { api: TurnsApi; disposers: Dis
 
     async restore(sessionId, messageId) {
       idle(sessionId);
-      const items = await deps.items.list(sessionId);
-      const message = items.find((i) => i.id === messageId);
-      if (!message || message.kind !== "message" || message.role !== "user") {
-        throw new HostError("not_found:checkpoints", "That message is not a user message of this session.", { reason: "not_found" });
-      }
-      // The state before the message = the start snapshot of the first turn after it that changed files.
-      const first = factsOf<ChangedFilesPayload>(items, CHANGED_FILES_FACT).find((f) => f.seq > message.seq);
-      if (!first) throw new HostError("bad_input:checkpoints", "No files were changed after this message, so there is nothing to restore.", { reason: "no_changes" });
-      const workspace = await deps.sessions.workspaceOf(sessionId);
-      const result = await deps.engine.restore(workspace, first.payload.from);
-      const changes = await deps.engine.turnChanges(workspace, result.before, first.payload.from);
-      const conflicts = result.conflicts.length ? ` Left as they are: ${result.conflicts.map((c) => c.path).join(", ")}.` : "";
-      await deps.sessions.appendFact(sessionId, {
-        factKind: FILES_RESTORED_FACT,
-        text: `${describeChanges("The user restored the workspace files to how they were before an earlier message", changes.files)}${conflicts} Read files again before editing them.`,
-        payload: { messageId, target: first.payload.from, result, changes } satisfies RestoredPayload,
-      });
+      const { workspace, target } = await restoreTarget(sessionId, messageId);
+      const result = await deps.engine.restore(workspace, target);
+      await recordRestore(sessionId, { messageId, workspace, target, result });
       return result;
     },
+
+    restoreAndFork: (input) => restoreAndFork({ engine: deps.engine, forks: deps.forks, idle, restoreTarget, recordRestore, warn }, input),
 
     async undoRestore(sessionId, factId) {
       idle(sessionId);

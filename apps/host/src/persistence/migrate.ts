@@ -55,7 +55,14 @@ export interface MigrationCheck {
 
 const LOCK_FILE = "migration_lock.toml";
 const EMPTY_MIGRATION = "-- This is an empty migration.";
-const NO_FILTER = { externalTables: [], externalEnums: [] };
+/**
+ * Tables that migrations create by hand and Prisma must not manage: the FTS5 search index (CTX-5,
+ * migration `*_search_fts`) and the shadow tables FTS5 makes for it. Without this, Prisma's
+ * introspection sees them as ordinary tables missing from schema.prisma and a diff would drop them.
+ * Triggers are not introspected on SQLite, so they need no entry.
+ */
+export const SEARCH_TABLES = ["SearchIndex", ...["config", "content", "data", "docsize", "idx"].map((s) => `SearchIndex_${s}`)];
+const FILTERS = { externalTables: SEARCH_TABLES, externalEnums: [] };
 
 /** The host's lib settings carry no WebAssembly types (they live in lib.dom); this is all we use. */
 interface WasmApi {
@@ -197,7 +204,7 @@ function ensureDbDir(url: string) {
 export async function deployMigrations(opts: MigrateOptions): Promise<{ applied: string[] }> {
   ensureDbDir(opts.url);
   const migrationsList = readMigrations(opts.migrationsDir);
-  const out = await withEngine(opts, (e) => e.applyMigrations({ migrationsList, filters: NO_FILTER }));
+  const out = await withEngine(opts, (e) => e.applyMigrations({ migrationsList, filters: FILTERS }));
   return { applied: out.appliedMigrationNames };
 }
 
@@ -207,7 +214,7 @@ async function pendingSql(opts: Omit<MigrateOptions, "url">): Promise<string> {
   const schema = readSchema(opts.schemaPath);
   const from = migrationsList.migrationDirectories.length ? { tag: "migrations" as const, ...migrationsList } : { tag: "empty" as const };
   const out = await withEngine({ ...opts, url: ":memory:" }, (e) =>
-    e.diff({ from, to: { tag: "schemaDatamodel", files: [schema] }, script: true, exitCode: null, filters: NO_FILTER }),
+    e.diff({ from, to: { tag: "schemaDatamodel", files: [schema] }, script: true, exitCode: null, filters: FILTERS }),
   );
   const sql = (out.stdout ?? "").trim();
   return sql === EMPTY_MIGRATION ? "" : sql;
@@ -248,7 +255,7 @@ export async function checkMigrations(opts: Omit<MigrateOptions, "url"> & { url?
     ensureDbDir(opts.url);
     const migrationsList = readMigrations(opts.migrationsDir);
     history = await withEngine({ ...opts, url: opts.url }, (e) =>
-      e.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: NO_FILTER }),
+      e.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: FILTERS }),
     );
     if (history.editedMigrationNames.length) problems.push(`edited after being applied: ${history.editedMigrationNames.join(", ")}`);
     if (history.failedMigrationNames.length) problems.push(`failed: ${history.failedMigrationNames.join(", ")}`);

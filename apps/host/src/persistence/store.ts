@@ -1,13 +1,15 @@
 import { messageFor } from "@seam/shared";
-import type { FactItem, MessageItem, TimelineItem, ToolCallItem, TurnInfo, TurnStatus } from "@seam/shared";
+import type { FactItem, MessageItem, SearchHit, TimelineItem, ToolCallItem, TurnInfo, TurnStatus } from "@seam/shared";
 import { HostError, isCapability, type Capability } from "../core/errors.js";
 import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { toHostError, toJson, fromJson } from "./errors.js";
 import { writeHistory, type HistoryInput } from "./history-copy.js";
+import { sqliteSearch, type SearchOptions } from "./search.js";
 import { factItem, messageItem, sessionRow, toolCallItem, turnInfo, type SessionRow } from "./rows.js";
 
 export type { SessionRow } from "./rows.js";
 export type { HistoryInput } from "./history-copy.js";
+export type { SearchOptions } from "./search.js";
 
 /** The durable history the agent loop and the routers use (CORE-13, CORE-16). No Prisma types cross it. */
 export interface Store {
@@ -56,6 +58,11 @@ export interface Store {
     get(key: string): Promise<unknown | undefined>;
     set(key: string, value: unknown): Promise<void>;
   };
+  /**
+   * Full-text search over every session's settled messages and tool calls (CTX-5): best match first,
+   * then the most recent. The query is plain words (never search syntax); `[]` when it has none.
+   */
+  search(query: string, opts: SearchOptions): Promise<SearchHit[]>;
   /**
    * At host start: turns still "running" → "interrupted" (reason "host restarted during the turn"),
    * streaming messages → "interrupted", running tool calls → "cancelled" with error {code:"interrupted"}.
@@ -279,5 +286,8 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     });
   });
 
-  return { sessions, turns, items, settings, recoverInterrupted };
+  const index = sqliteSearch(prisma);
+  const search: Store["search"] = (query, o) => op("search", () => index.search(query, o));
+
+  return { sessions, turns, items, settings, search, recoverInterrupted };
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { Prisma } from "../../src/generated/prisma/client.js";
-import { checkMigrations, createMigration, deployMigrations, prismaPaths, readMigrations } from "../../src/persistence/migrate.js";
+import { checkMigrations, createMigration, deployMigrations, prismaPaths, readMigrations, SEARCH_TABLES } from "../../src/persistence/migrate.js";
 import { tmpDir } from "./tmp.js";
 
 const paths = prismaPaths();
@@ -46,6 +46,24 @@ describe("migrations (CORE-16)", () => {
     expect(check.problems).toEqual([]);
     expect(check.drift).toBe(false);
     expect(check.history).toMatchObject({ editedMigrationNames: [], failedMigrationNames: [], hasMigrationsTable: true, history: null });
+  });
+
+  it("the FTS5 search index and its shadow tables exist but are external to Prisma: no drift, nothing to drop (CTX-5)", async () => {
+    await using dir = tmpDir();
+    const file = join(dir.path, "fts.db");
+    await deployMigrations({ ...paths, url: `file:${file}` });
+    const db = new BetterSqlite3(file, { readonly: true });
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'SearchIndex%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+    const triggers = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'SearchIndex%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+    db.close();
+    expect(tables).toEqual([...SEARCH_TABLES].sort());
+    expect(triggers).toEqual([
+      "SearchIndex_message_delete", "SearchIndex_message_insert", "SearchIndex_message_update",
+      "SearchIndex_toolcall_delete", "SearchIndex_toolcall_insert", "SearchIndex_toolcall_update",
+    ]);
+    const check = await checkMigrations({ ...paths, url: `file:${file}` });
+    expect(check.pendingSql).toBe("");
+    expect(check.problems).toEqual([]);
   });
 
   it("commits the init migration with a sqlite lock file", () => {

@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import {
   SessionCallToolInput, SessionCreateInput, SessionEditInput, SessionForkInput, SessionImportInput, SessionModeInput, SessionRef, SessionRenameInput,
-  SessionSendInput,
+  SessionSearchInput, SessionSendInput,
 } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
@@ -23,4 +23,5 @@ export const sessionRouter = {
   exportMarkdown: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.exportMarkdown(input.id)),
   exportJson: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.exportJson(input.id)),
   importJson: procedure.input(SessionImportInput).mutation(({ ctx, input }) => ctx.host.sessions.importJson(input)),
+  search: procedure.input(SessionSearchInput).query(({ ctx, input }) => ctx.host.sessions.search(input)),
 } satisfies TRPCRouterRecord;

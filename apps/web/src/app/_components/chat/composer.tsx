@@ -5,6 +5,7 @@ import { ArrowUpIcon, WrenchIcon } from "lucide-react";
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
+import { clearComposerDraft, readComposerDraft } from "../session-ops/composer-draft";
 import { SlashMenu, slashEntries, slashOptionId, type SlashEntry } from "./slash-menu";
 
 export function Composer({
@@ -23,11 +24,20 @@ export function Composer({
   onOpenTools: () => void;
 }) {
   const trpc = useTRPC();
-  const [text, setText] = useState("");
+  // Text handed over by "Restore to here": the fork opens with the message ready to edit (CTX-5).
+  const [text, setText] = useState(() => readComposerDraft(sessionId));
   const [active, setActive] = useState(0);
   const [menuDismissed, setMenuDismissed] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   const pendingCursor = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (!readComposerDraft(sessionId)) return;
+    clearComposerDraft(sessionId);
+    const el = ref.current;
+    el?.focus();
+    el?.setSelectionRange(el.value.length, el.value.length);
+  }, [sessionId]);
 
   const send = useMutation(trpc.session.send.mutationOptions({ onSuccess: () => onSent() }));
   // User-invocable skills for `/name` (SKL-8). A failure only means no skills in the menu.

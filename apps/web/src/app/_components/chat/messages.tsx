@@ -6,7 +6,7 @@ import { EditMessage, MessageOps } from "../session-ops/message-ops";
 import { MarkdownText } from "./markdown";
 
 /**
- * The user's bubble. `restore` (a later turn changed files) adds "Restore files to here"; `opsIn` adds
+ * The user's bubble. `restore` (a later turn changed files) adds "Restore to here" (files + fork); `opsIn` adds
  * "Edit" and "Fork" (CTX-5). All are shown on hover and keyboard focus.
  */
 export const UserMessage = memo(function UserMessage({

@@ -18,7 +18,8 @@ export type ChangedFilesPayload = z.infer<typeof ChangedFilesPayload>;
 export const UndonePayload = z.object({ turnId: z.string().nullable(), restoreId: z.string().optional(), result: RewindResult });
 export type UndonePayload = z.infer<typeof UndonePayload>;
 
-export const RestoredPayload = z.object({ messageId: z.string(), target: z.string(), result: RewindResult, changes: TurnChanges });
+/** `forkId`: the fork "Restore to here" opened (CTX-5); older restores have none. */
+export const RestoredPayload = z.object({ messageId: z.string(), target: z.string(), result: RewindResult, changes: TurnChanges, forkId: z.string().optional() });
 export type RestoredPayload = z.infer<typeof RestoredPayload>;
 
 export interface CheckpointIndex {
@@ -26,7 +27,7 @@ export interface CheckpointIndex {
   undone: ReadonlyMap<string, RewindResult>;
   /** files_restored fact id → the result of undoing that restore. */
   undoneRestores: ReadonlyMap<string, RewindResult>;
-  /** User messages with a Changed files card after them: "Restore files to here" applies. */
+  /** User messages with a Changed files card after them: "Restore to here" applies. */
   restorable: ReadonlySet<string>;
 }
 

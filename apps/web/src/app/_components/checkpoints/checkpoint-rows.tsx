@@ -1,7 +1,8 @@
 "use client";
 import type { FactItem, RewindResult } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
-import { HistoryIcon, LoaderCircleIcon, Undo2Icon } from "lucide-react";
+import { GitForkIcon, HistoryIcon, LoaderCircleIcon, Undo2Icon } from "lucide-react";
+import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { hostCodeOf } from "@/lib/host-error";
 import { useTRPC } from "@/trpc/react";
@@ -79,6 +80,15 @@ function RestoredRow({ fact, payload, sessionId, undone, running }: { fact: Fact
         <p>No file differed from the restored state.</p>
       )}
       {result.conflicts.length > 0 && <RewindResultView result={result} />}
+      {payload.forkId && (
+        <p className="flex items-center gap-1.5">
+          <GitForkIcon className="size-3.5 shrink-0" />
+          <span>The conversation continued in</span>
+          <Link data-testid="restore-fork-link" href={`/s/${encodeURIComponent(payload.forkId)}`} className="font-medium text-foreground underline underline-offset-2">
+            its fork
+          </Link>
+        </p>
+      )}
       {reverted ? (
         <div data-testid="restore-undone" className="space-y-1">
           <p className="font-medium text-foreground">Restore undone: {rewindSummary(reverted)}.</p>

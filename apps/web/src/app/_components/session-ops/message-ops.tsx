@@ -19,7 +19,7 @@ export interface MessageOpsViewProps {
   onEdit: () => void;
 }
 
-/** "Edit" and "Fork" on a user message (CTX-5), shown on hover and keyboard focus like "Restore files to here". */
+/** "Edit" and "Fork" on a user message (CTX-5), shown on hover and keyboard focus like "Restore to here". */
 export function MessageOpsView({ busy, forking, error, onFork, onEdit }: MessageOpsViewProps) {
   const wait = "Wait for the running turn to finish";
   return (

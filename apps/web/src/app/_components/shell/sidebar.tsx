@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
 import { usePendingCount } from "../approvals/use-approvals";
+import { SearchButton } from "../search/search-button";
 import { NewSessionDialog } from "../sessions/new-session-dialog";
 import { SessionList } from "../sessions/session-list";
 
@@ -47,6 +48,7 @@ export function Sidebar({
             </Button>
           }
         />
+        <SearchButton collapsed />
         <div className="flex-1" />
         <Tip label={pending ? `Approvals (${pending} pending)` : "Approvals"} side="right">
           <Button variant="subtle" size="icon-sm" className="relative" data-testid="nav-approvals" aria-label={pending ? `Approvals, ${pending} pending` : "Approvals"} onClick={onOpenApprovals}>
@@ -80,7 +82,7 @@ export function Sidebar({
           </Button>
         </Tip>
       </div>
-      <div className="px-3 pb-1">
+      <div className="flex flex-col gap-1 px-3 pb-1">
         <NewSessionDialog
           trigger={
             <Button variant="outline" className="w-full justify-start" data-testid="new-session-button">
@@ -88,6 +90,7 @@ export function Sidebar({
             </Button>
           }
         />
+        <SearchButton collapsed={false} />
       </div>
       <SessionList />
       <nav aria-label="Pages" className="flex flex-col gap-px border-t px-2 py-2">
