@@ -110,7 +110,7 @@ async function step(sessionId: string): Promise<number> {
   return elapsed;
 }
 
-/** The provider call alone with the same history (the AI SDK's checks and encoding, HTTP, the model's answer). */
+/** The provider call alone with the same history (the prompt, the provider adapter's encoding, HTTP, the model's answer). */
 const llm = createModel({ provider: "openai-compatible", baseURL, model: "bench", maxSteps: 25 }, createSecretSource({ home, env: {} }));
 const messagesOf = (n: number) => [...viewOfTimeline(histories[SIZES.indexOf(n)]!.items, []).messages(), { role: "user" as const, text: "hello" }];
 async function bareCall(n: number): Promise<number> {

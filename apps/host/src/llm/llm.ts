@@ -1,14 +1,14 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { ModelSettings } from "@seam/shared";
-import { jsonSchema, stepCountIs, streamText, type FinishReason, type JSONSchema7, type LanguageModel, type LanguageModelUsage, type ToolSet } from "ai";
 import { HostError } from "../core/errors.js";
 import { aborted, toLlmError, type FailureContext } from "./failure.js";
-import { toModelMessages, type ChatMessage } from "./messages.js";
+import { toModelPrompt, type ModelPrompt } from "./messages.js";
 import { keyEnvFor } from "./presets.js";
 import { missingKeyMessage, type SecretSource } from "./secrets.js";
 
 export type { ChatMessage } from "./messages.js";
+import type { ChatMessage } from "./messages.js";
 
 export interface ToolSpec {
   name: string;
@@ -48,7 +48,13 @@ export interface LlmModel {
 
 const ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1";
 
-const FINISH: Record<FinishReason, FinishKind> = {
+/** A provider's language model (AI SDK specification v3): Seam calls `doStream` itself, one step per call. */
+type ProviderModel = ReturnType<ReturnType<typeof createAnthropic>> | ReturnType<ReturnType<typeof createOpenAICompatible>>;
+type CallOptions = Parameters<ProviderModel["doStream"]>[0];
+type StreamPart = Awaited<ReturnType<ProviderModel["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+type FinishPart = Extract<StreamPart, { type: "finish" }>;
+
+const FINISH: Record<string, FinishKind> = {
   stop: "stop",
   "tool-calls": "tool_calls",
   length: "length",
@@ -57,19 +63,32 @@ const FINISH: Record<FinishReason, FinishKind> = {
   other: "other",
 };
 
-function toToolSet(tools: ToolSpec[]): ToolSet {
-  // No `execute`: the host's loop runs tools itself (approvals, timeouts, recording; CORE-12).
-  return Object.fromEntries(
-    tools.map((t) => [t.name, { description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) }]),
-  );
+function toTools(tools: ToolSpec[]): CallOptions["tools"] {
+  // Function tools only, no `execute`: the host's loop runs tools itself (approvals, timeouts, recording; CORE-12).
+  return tools.map((t) => ({ type: "function" as const, name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
-function usageOf(u: LanguageModelUsage): { inputTokens?: number; outputTokens?: number } | undefined {
-  if (u.inputTokens === undefined && u.outputTokens === undefined) return undefined;
-  return { inputTokens: u.inputTokens, outputTokens: u.outputTokens };
+function usageOf(u: FinishPart["usage"]): { inputTokens?: number; outputTokens?: number } | undefined {
+  const inputTokens = u.inputTokens.total;
+  const outputTokens = u.outputTokens.total;
+  if (inputTokens === undefined && outputTokens === undefined) return undefined;
+  return { inputTokens, outputTokens };
 }
 
-function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined): LanguageModel {
+/**
+ * A tool call's arguments arrive as JSON text. Text that is not JSON is passed on as it is, so the tool
+ * runtime answers the model with `invalid_arguments` instead of the call vanishing.
+ */
+function parseInput(input: string): unknown {
+  if (input.trim() === "") return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined): ProviderModel {
   if (settings.provider === "anthropic") return createAnthropic({ baseURL, apiKey: key ?? "" })(model);
   return createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey: key, includeUsage: true })(model);
 }
@@ -85,32 +104,25 @@ async function* streamStep(settings: ModelSettings, ctx: FailureContext, secrets
   const forward = () => local.abort(req.signal.reason);
   req.signal.addEventListener("abort", forward, { once: true });
   try {
-    const result = streamText({
-      model: languageModel(settings, ctx.model, ctx.baseURL, secret?.value),
-      system: req.system,
-      messages: toModelMessages(req.messages),
-      tools: req.tools.length > 0 ? toToolSet(req.tools) : undefined,
-      stopWhen: stepCountIs(1),
-      maxRetries: 0,
+    const prompt: ModelPrompt = toModelPrompt(req.system, req.messages);
+    const { stream } = await languageModel(settings, ctx.model, ctx.baseURL, secret?.value).doStream({
+      prompt,
+      tools: req.tools.length > 0 ? toTools(req.tools) : undefined,
       abortSignal: local.signal,
-      // Errors are read from the stream below; the default handler would print request bodies.
-      onError: () => {},
     });
-    for await (const part of result.fullStream) {
+    for await (const part of stream) {
       switch (part.type) {
         case "text-delta":
-          if (part.text) yield { type: "text", delta: part.text };
+          if (part.delta) yield { type: "text", delta: part.delta };
           break;
         case "tool-call":
-          yield { type: "tool_call", id: part.toolCallId, name: part.toolName, args: part.input };
+          yield { type: "tool_call", id: part.toolCallId, name: part.toolName, args: parseInput(part.input) };
           break;
         case "finish":
-          yield { type: "finish", reason: FINISH[part.finishReason], usage: usageOf(part.totalUsage) };
+          yield { type: "finish", reason: FINISH[part.finishReason.unified] ?? "other", usage: usageOf(part.usage) };
           break;
         case "error":
           throw toLlmError(part.error, failure, req.signal);
-        case "abort":
-          throw aborted();
       }
     }
     if (req.signal.aborted) throw aborted();

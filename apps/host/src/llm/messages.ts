@@ -1,4 +1,10 @@
-import type { ModelMessage, ToolCallPart, ToolModelMessage, ToolResultPart } from "ai";
+import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+
+/** The provider-level prompt (the AI SDK's language-model specification v3), taken from the provider's own types. */
+export type ModelPrompt = Parameters<ReturnType<ReturnType<typeof createOpenAICompatible>>["doStream"]>[0]["prompt"];
+type PromptMessage = ModelPrompt[number];
+type AssistantPart = Extract<PromptMessage, { role: "assistant" }>["content"][number];
+type ToolResultPart = Extract<Extract<PromptMessage, { role: "tool" }>["content"][number], { type: "tool-result" }>;
 
 /** The history as Seam keeps it for a model turn; adapters turn it into their provider's messages. */
 export type ChatMessage =
@@ -9,19 +15,22 @@ export type ChatMessage =
 export const INTERRUPTED_RESULT = "No result: the tool call was interrupted before it finished.";
 
 /**
- * Converts Seam's history to AI SDK messages. Consecutive tool results become one tool message.
- * Providers reject a history where a tool call has no result (a stopped or crashed turn), so such
- * calls get an error result; results without a preceding call are dropped.
+ * Converts the system prompt and Seam's history to the provider prompt, which the provider adapters
+ * turn into their wire format. Consecutive tool results become one tool message. Providers reject a
+ * history where a tool call has no result (a stopped or crashed turn), so such calls get an error
+ * result; results without a preceding call are dropped. Built directly (not through `streamText`'s
+ * prompt checks, which cost ~1 s per step at 6,000 messages): the cost of a step stays the cost of
+ * encoding the request.
  */
-export function toModelMessages(history: ChatMessage[]): ModelMessage[] {
-  const out: ModelMessage[] = [];
+export function toModelPrompt(system: string | undefined, history: ChatMessage[]): ModelPrompt {
+  const out: PromptMessage[] = system ? [{ role: "system", content: system }] : [];
   const open = new Map<string, string>();
   const issued = new Set<string>();
 
   const addResult = (part: ToolResultPart) => {
     const last = out.at(-1);
     if (last?.role === "tool") last.content.push(part);
-    else out.push({ role: "tool", content: [part] } satisfies ToolModelMessage);
+    else out.push({ role: "tool", content: [part] });
   };
   const closeOpen = () => {
     for (const [toolCallId, toolName] of open) addResult({ type: "tool-result", toolCallId, toolName, output: { type: "error-text", value: INTERRUPTED_RESULT } });
@@ -42,11 +51,11 @@ export function toModelMessages(history: ChatMessage[]): ModelMessage[] {
     }
     closeOpen();
     if (m.role === "user") {
-      out.push({ role: "user", content: m.text });
+      out.push({ role: "user", content: [{ type: "text", text: m.text }] });
       continue;
     }
     const calls = m.toolCalls.filter((c) => !issued.has(c.id));
-    const parts: ({ type: "text"; text: string } | ToolCallPart)[] = m.text ? [{ type: "text", text: m.text }] : [];
+    const parts: AssistantPart[] = m.text ? [{ type: "text", text: m.text }] : [];
     for (const c of calls) {
       parts.push({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: c.args ?? {} });
       issued.add(c.id);

@@ -21,6 +21,7 @@ const SCRIPT: ScriptInput = {
     },
     { match: "count", steps: [{ text: ["one", " two", " three", " four"], delayMs: 5 }] },
     { match: "bogus", steps: [{ toolCalls: [{ name: "no_such_tool", args: { a: 1 } }, { name: "read_file", args: { wrong: true } }] }] },
+    { match: "broken", steps: [{ toolCalls: [{ name: "read_file", rawArgs: '{"path": "a.md"' }] }] },
     { match: "twice", steps: [{ toolCalls: [{ name: "read_file", args: { path: "a.md" } }, { name: "list_dir", args: { path: "." } }] }] },
   ],
 };
@@ -80,6 +81,12 @@ describe.each(["openai-compatible", "anthropic"] as const)("%s adapter against t
       ["no_such_tool", { a: 1 }],
       ["read_file", { wrong: true }],
     ]);
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "tool_calls" });
+  });
+
+  test("arguments that are not JSON pass through as their text, so the tool runtime answers invalid_arguments", async () => {
+    const events = await collect(model().stream({ messages: [{ role: "user", text: "broken json" }], tools: TOOLS, signal: signal() }));
+    expect(call(events)).toMatchObject({ name: "read_file", args: '{"path": "a.md"' });
     expect(events.at(-1)).toMatchObject({ type: "finish", reason: "tool_calls" });
   });
 

@@ -1,16 +1,23 @@
 import { describe, expect, test } from "vitest";
-import { INTERRUPTED_RESULT, toModelMessages } from "../../src/llm/messages.js";
+import { INTERRUPTED_RESULT, toModelPrompt } from "../../src/llm/messages.js";
 
-describe("toModelMessages", () => {
+describe("toModelPrompt", () => {
+  test("puts the system prompt first, as a system message", () => {
+    expect(toModelPrompt("Be brief.", [{ role: "user", text: "hi" }])).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+    ]);
+  });
+
   test("groups consecutive tool results and marks errors", () => {
-    expect(toModelMessages([
+    expect(toModelPrompt(undefined, [
       { role: "user", text: "go" },
       { role: "assistant", text: "", toolCalls: [{ id: "a", name: "t1", args: { x: 1 } }, { id: "b", name: "t2", args: {} }] },
       { role: "tool", callId: "a", name: "t1", output: "ok", isError: false },
       { role: "tool", callId: "b", name: "t2", output: "boom", isError: true },
       { role: "assistant", text: "done", toolCalls: [] },
     ])).toEqual([
-      { role: "user", content: "go" },
+      { role: "user", content: [{ type: "text", text: "go" }] },
       { role: "assistant", content: [
         { type: "tool-call", toolCallId: "a", toolName: "t1", input: { x: 1 } },
         { type: "tool-call", toolCallId: "b", toolName: "t2", input: {} },
@@ -24,7 +31,7 @@ describe("toModelMessages", () => {
   });
 
   test("closes calls left open by a stopped turn, drops orphan results and empty replies", () => {
-    expect(toModelMessages([
+    expect(toModelPrompt(undefined, [
       { role: "user", text: "go" },
       { role: "assistant", text: "calling", toolCalls: [{ id: "a", name: "t1", args: {} }] },
       { role: "user", text: "stop that" },
@@ -33,11 +40,11 @@ describe("toModelMessages", () => {
       { role: "assistant", text: "", toolCalls: [] },
       { role: "user", text: "again" },
     ])).toEqual([
-      { role: "user", content: "go" },
+      { role: "user", content: [{ type: "text", text: "go" }] },
       { role: "assistant", content: [{ type: "text", text: "calling" }, { type: "tool-call", toolCallId: "a", toolName: "t1", input: {} }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "t1", output: { type: "error-text", value: INTERRUPTED_RESULT } }] },
-      { role: "user", content: "stop that" },
-      { role: "user", content: "again" },
+      { role: "user", content: [{ type: "text", text: "stop that" }] },
+      { role: "user", content: [{ type: "text", text: "again" }] },
     ]);
   });
 });

@@ -7,6 +7,8 @@ const ToolCall = z.strictObject({
   id: z.string().min(1).optional(),
   name: z.string().min(1),
   args: z.record(z.string(), z.unknown()).default({}),
+  /** Sent as the arguments text instead of `args` as JSON: a model that writes broken JSON. */
+  rawArgs: z.string().optional(),
 });
 
 const Usage = z.strictObject({

@@ -75,7 +75,7 @@ function planFor(conv: Conversation, step: Step | undefined, fallbackText: strin
   const toolCalls = (step?.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `${prefix}_${seq}_${i}`,
     name: c.name,
-    argsJson: JSON.stringify(c.args),
+    argsJson: c.rawArgs ?? JSON.stringify(c.args),
   }));
   const oneRound = typeof step?.text === "string" ? step.text : (step?.text ?? [fallbackText]).join("");
   const textLength = oneRound.length * (step?.repeat ?? 1);
