@@ -10,7 +10,7 @@ import { TooltipProvider } from "@/components/ui/tooltip";
 afterEach(cleanup);
 
 const usage = (over: Partial<ContextUsage> = {}): ContextUsage => ({
-  system: 210, tools: 4_100, toolCount: 12, history: 8_034, total: 12_344, window: 128_000, windowSource: "model", percent: 9.6, lastReported: 11_900, deferred: 0, loaded: [], ...over,
+  system: 210, tools: 4_100, toolCount: 12, history: 8_034, total: 12_344, window: 128_000, windowSource: "model", percent: 9.6, lastReported: 11_900, compactAt: 80, deferred: 0, loaded: [], ...over,
 });
 
 describe("formatTokens (CTX-1)", () => {
@@ -47,14 +47,16 @@ describe("ContextMeter (CTX-1)", () => {
     expect(screen.queryByTestId("context-warning")).toBeNull();
   });
 
-  it("CTX-1: warns from 80 % of the window on", () => {
-    expect(contextLevel(usage({ percent: 79.9 }))).toBe("ok");
-    expect(contextLevel(usage({ percent: 80 }))).toBe("warn");
+  it("CTX-1, CTX-2: warns from 10 points below the compaction threshold in force", () => {
+    expect(contextLevel(usage({ percent: 69.9 }))).toBe("ok");
+    expect(contextLevel(usage({ percent: 70 }))).toBe("warn");
+    expect(contextLevel(usage({ percent: 80, compactAt: 95 }))).toBe("ok");
+    expect(contextLevel(usage({ percent: 85, compactAt: 95 }))).toBe("warn");
     render(<TooltipProvider><ContextMeter context={usage({ total: 110_000, percent: 85.9 })} /></TooltipProvider>);
     expect(screen.getByTestId("context-meter").dataset.level).toBe("warn");
     cleanup();
     render(<ContextBreakdown context={usage({ total: 110_000, percent: 85.9 })} />);
-    expect(screen.getByTestId("context-warning").textContent).toContain("80%");
+    expect(screen.getByTestId("context-warning").textContent).toContain("Compaction starts at 80% of the window");
   });
 
   it("CTX-1: without a known window it shows the tokens alone and says how to set the window", () => {

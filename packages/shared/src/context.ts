@@ -26,13 +26,15 @@ export const ContextUsage = z.object({
   toolCount: z.number().int(),
   /** Deferrable tools left out of the next request (CTX-3); 0 while the tools fit the budget. */
   deferred: z.number().int(),
-  /** Deferred tools that `tool_search` loaded and the next request sends, by name (sorted); empty while nothing is deferred. */
+  /** Deferred tools that `tool_search` loaded and the next request sends, by name in load order; empty while nothing is deferred. */
   loaded: z.array(z.string()),
   history: z.number().int(),
   total: z.number().int(),
   /** The model's context window in tokens, or null when unknown (no model, or a local server without a setting). */
   window: z.number().int().nullable(),
   windowSource: ContextWindowSource,
+  /** The compaction threshold in force, in percent of the window (CTX-2): the meter warns from here on. */
+  compactAt: z.number().int(),
   /** `total / window` in percent (one decimal), or null without a window. */
   percent: z.number().nullable(),
   /** Input tokens the provider reported for the session's last model step, if known. */

@@ -1,4 +1,4 @@
-import type { ContextUsage, ContextWindowSource, TimelineItem, TurnInfo } from "@seam/shared";
+import { COMPACT_AT_DEFAULT, type ContextUsage, type ContextWindowSource, type TimelineItem, type TurnInfo } from "@seam/shared";
 import type { ChatMessage } from "../llm/llm.js";
 import { viewMessages, type HistoryShape } from "./history.js";
 import { isSettled, type ViewSnapshot } from "./model-view.js";
@@ -8,7 +8,8 @@ import { countText, MESSAGE_OVERHEAD } from "./tokens.js";
 
 export { toolTokens } from "./tool-tokens.js";
 
-export interface ContextWindowInfo { value: number | null; source: ContextWindowSource }
+/** The model's context window and the compaction threshold in force (percent; absent: the default). */
+export interface ContextWindowInfo { value: number | null; source: ContextWindowSource; compactAt?: number }
 
 export interface ContextMeterDeps {
   /** What the model sees of the session now (CTX-4): the meter never reads the whole timeline. */
@@ -139,7 +140,7 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
       const percent = window.value ? Math.round((total / window.value) * 1000) / 10 : null;
       return {
         system, tools, toolCount: sent.tools.length, deferred: sent.deferred, loaded: sent.loaded, history, total,
-        window: window.value, windowSource: window.source, percent,
+        window: window.value, windowSource: window.source, compactAt: window.compactAt ?? COMPACT_AT_DEFAULT, percent,
         lastReported: lastInput.get(sessionId) ?? (await reportedFromTurns(sessionId)),
       };
     },

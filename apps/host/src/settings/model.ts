@@ -38,7 +38,7 @@ export interface ModelSettingsService {
   /** The capability overview's model row. */
   status(): Promise<CapabilityRow>;
   /** The configured model's context window in tokens (null in direct mode or when unknown) and where it comes from (CTX-1). */
-  contextWindow(): Promise<{ value: number | null; source: ContextWindowSource }>;
+  contextWindow(): Promise<{ value: number | null; source: ContextWindowSource; compactAt: number }>;
   /** The tool deferral budget (CTX-3) with the window it is measured against (null window: only the count applies). */
   toolBudget(): Promise<{ maxTools: number; maxPercent: number; window: number | null }>;
   /** The model for the next turn, or null in direct mode. Throws when configured but unusable. */
@@ -87,9 +87,10 @@ export function createModelSettings(deps: { store: Store; secrets: SecretSource;
     status: async () => modelRow(await modelStatus()),
     async contextWindow() {
       const settings = await current();
-      if (settings.provider === "none") return { value: null, source: "unknown" };
+      const compactAt = settings.compactAt ?? COMPACT_AT_DEFAULT;
+      if (settings.provider === "none") return { value: null, source: "unknown", compactAt };
       const { value, source } = contextWindowFor(settings);
-      return { value, source };
+      return { value, source, compactAt };
     },
     async toolBudget() {
       const settings = await current();

@@ -3,8 +3,8 @@ import type { ContextUsage } from "@seam/shared";
 import { Tip } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
 
-/** From this share of the window on, the meter warns: compaction (CTX-2) will start there. */
-export const CONTEXT_WARN_PERCENT = 80;
+/** The meter warns this many points of the window before the compaction threshold (CTX-2). */
+export const CONTEXT_WARN_MARGIN = 10;
 
 /** 950 → "950", 12_345 → "12.3k", 128_000 → "128k", 1_047_576 → "1.05M". */
 export function formatTokens(n: number): string {
@@ -17,7 +17,7 @@ export function formatTokens(n: number): string {
 }
 
 export const contextLevel = (c: ContextUsage): "ok" | "warn" | "unknown" =>
-  c.percent === null ? "unknown" : c.percent >= CONTEXT_WARN_PERCENT ? "warn" : "ok";
+  c.percent === null ? "unknown" : c.percent >= c.compactAt - CONTEXT_WARN_MARGIN ? "warn" : "ok";
 
 const WINDOW_SOURCE: Record<ContextUsage["windowSource"], string> = {
   setting: "from your setting",
@@ -69,9 +69,9 @@ export function ContextBreakdown({ context }: { context: ContextUsage }) {
         ? row(`Window, ${WINDOW_SOURCE[context.windowSource]}`, `${context.window.toLocaleString("en-US")} (${context.percent}%)`, "context-window")
         : <div data-testid="context-window">Window unknown — set it in Settings → Model.</div>}
       {row("Last request, reported by the provider", context.lastReported === null ? "—" : context.lastReported.toLocaleString("en-US"), "context-last")}
-      {context.percent !== null && context.percent >= CONTEXT_WARN_PERCENT && (
+      {contextLevel(context) === "warn" && (
         <div className="pt-1" data-testid="context-warning">
-          Over {CONTEXT_WARN_PERCENT}% of the window: older history will need compacting soon.
+          Compaction starts at {context.compactAt}% of the window: before that step, older history is summarized. Type /compact to do it now.
         </div>
       )}
     </div>
