@@ -141,25 +141,16 @@ export function ChatView({ id, item = null }: { id: string; item?: string | null
       <div className="relative min-h-0 flex-1">
         <div ref={attachScroll} data-testid="chat-scroll" className="scroll-thin absolute inset-0 overflow-y-auto">
           <div ref={contentRef} className="mx-auto w-full max-w-3xl px-5 pb-6">
-            {jumpNotice && (
-              <p role="alert" data-testid="jump-notice" className="mt-5 rounded-md border border-border px-3 py-2 text-[13px] text-muted-foreground">
-                {jumpNotice}
-              </p>
-            )}
-            {pageError && (
-              <p role="alert" className="mt-5 text-[13px] text-destructive">
-                Could not load more of this session: {pageError}. Scroll again to retry.
-              </p>
-            )}
+            {/* The timeline starts at the top of the scroll area (its own top padding): the virtualizer measures from there. */}
             {rows.length === 0 ? (
               <div className="pt-5">
-              <EmptyState
-                workspace={session.workspace}
-                tools={toolList}
-                toolsLoading={tools.isPending}
-                model={model.data}
-                onPickTool={(name) => openPalette(name)}
-              />
+                <EmptyState
+                  workspace={session.workspace}
+                  tools={toolList}
+                  toolsLoading={tools.isPending}
+                  model={model.data}
+                  onPickTool={(name) => openPalette(name)}
+                />
               </div>
             ) : (
               <Timeline
@@ -188,6 +179,20 @@ export function ChatView({ id, item = null }: { id: string; item?: string | null
             <SessionApprovals sessionId={id} />
           </div>
         </div>
+        {(jumpNotice || pageError) && (
+          <div className="absolute inset-x-0 top-2 z-10 mx-auto flex w-fit max-w-[90%] flex-col gap-1 rounded-md border border-border bg-background px-3 py-2 text-[13px] shadow-sm">
+            {jumpNotice && (
+              <p role="alert" data-testid="jump-notice" className="text-muted-foreground">
+                {jumpNotice}
+              </p>
+            )}
+            {pageError && (
+              <p role="alert" className="text-destructive">
+                Could not load more of this session: {pageError}. Scroll again to retry.
+              </p>
+            )}
+          </div>
+        )}
         {(paging.older || paging.newer) && (
           <div
             role="status"
