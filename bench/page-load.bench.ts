@@ -20,13 +20,39 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 /** The page globals the in-page probe sets (this package type-checks without the DOM lib). */
 interface ProbeGlobals { painted?: number }
 
+/**
+ * In the page, from navigation start: on every animation frame, whether an assistant message reading
+ * `latest` lies inside the chat's scroll area; the first frame where it does sets `painted` (ms since
+ * navigation start), and that frame paints it.
+ */
+const probe = (latest: string) => `(() => {
+  const target = ${JSON.stringify(latest)};
+  const tick = () => {
+    const scroller = document.querySelector('[data-testid="chat-scroll"]');
+    if (scroller) {
+      const view = scroller.getBoundingClientRect();
+      for (const el of document.querySelectorAll('[data-testid="message-assistant"]')) {
+        if (el.textContent.trim() !== target) continue;
+        const r = el.getBoundingClientRect();
+        if (r.bottom > view.top && r.top < view.bottom) {
+          globalThis.painted = performance.now();
+          return;
+        }
+      }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();`;
+
 const skip = browserAvailable();
 if (skip) {
   console.log(`page-load: skipped (${skip})`);
   process.exit(0);
 }
 
-const model = await startScriptedModel({ scripts: [] });
+// The host wants a model to talk to; no turn runs here.
+const model = await startScriptedModel({ scripts: [{ name: "bench", turns: [{ match: ".", steps: [{ text: ["ok"] }] }] }] });
 const seam = await startSeam(model, [WEB_PORT]);
 const web = await startWeb(seam.url);
 const browser = await launch();
@@ -43,30 +69,10 @@ try {
   const load = async (s: (typeof sessions)[number]) => {
     const page = await context.newPage();
     try {
-      await page.addInitScript((target: string) => {
-        const w = globalThis as unknown as ProbeGlobals & {
-          requestAnimationFrame(fn: () => void): void;
-          document: { querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number } } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null; getBoundingClientRect(): { top: number; bottom: number } }> };
-        };
-        const tick = () => {
-          const scroller = w.document.querySelector('[data-testid="chat-scroll"]');
-          if (scroller) {
-            const view = scroller.getBoundingClientRect();
-            for (const el of w.document.querySelectorAll('[data-testid="message-assistant"]')) {
-              if (el.textContent?.trim() !== target) continue;
-              const r = el.getBoundingClientRect();
-              if (r.bottom > view.top && r.top < view.bottom) {
-                w.painted = performance.now();
-                return;
-              }
-            }
-          }
-          w.requestAnimationFrame(tick);
-        };
-        w.requestAnimationFrame(tick);
-      }, s.latest);
+      // A string, not a function: the bench runs through tsx, whose helpers (`__name`) do not exist in the page.
+      await page.addInitScript(probe(s.latest));
       await page.goto(`http://127.0.0.1:${WEB_PORT}/s/${s.id}`);
-      await page.waitForFunction(() => (globalThis as unknown as ProbeGlobals).painted !== undefined, undefined, { timeout: 60_000 });
+      await page.waitForFunction("globalThis.painted !== undefined", undefined, { timeout: 60_000 });
       return page.evaluate(() => (globalThis as unknown as ProbeGlobals).painted!);
     } finally {
       await page.close();
