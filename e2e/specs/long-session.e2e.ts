@@ -13,12 +13,11 @@ const MAX_ROWS = 80;
 
 /** A tRPC call straight to the host with the host token (queries by GET, mutations by POST). */
 async function call<T>(host: HostProcess, path: string, input: unknown, method: "GET" | "POST" = "GET"): Promise<T> {
-  const url = `http://127.0.0.1:${PORTS.host}/trpc/${path}${method === "GET" ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ""}`;
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${host.token}`, "content-type": "application/json" },
-    body: method === "POST" ? JSON.stringify(input) : undefined,
-  });
+  const base = `http://127.0.0.1:${PORTS.host}/trpc/${path}`;
+  const headers = { authorization: `Bearer ${host.token}`, "content-type": "application/json" };
+  const res = method === "GET"
+    ? await fetch(`${base}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+    : await fetch(base, { method: "POST", headers, body: JSON.stringify(input) });
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { result: { data: T } }).result.data;
 }

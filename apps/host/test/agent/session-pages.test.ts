@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRPCError } from "@trpc/server";
 import type { ItemPage } from "@seam/shared";
 import { longSessionExport } from "../../../../packages/testkit/src/index.js";
 import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
+import { appRouter } from "../../src/trpc/root.js";
 import { startTestHost } from "../support/host.js";
 import { rejection } from "../support/errors.js";
 
@@ -111,5 +113,17 @@ describe("session paging (CTX-4)", () => {
     expect((await rejection(host.sessions.itemsAround({ sessionId: id, itemId: foreign.id, limit: -1 }))).code).toBe("bad_input:session");
     expect((await rejection(host.sessions.items({ sessionId: id, beforeSeq: 10, afterSeq: 5 }))).message).toMatch(/not both/);
     expect((await rejection(host.sessions.items({ sessionId: id, beforeSeq: -1 }))).code).toBe("bad_input:session");
+  });
+
+  it("through tRPC: the pages answer, bad input is BAD_REQUEST naming the field, an unknown item NOT_FOUND", async () => {
+    const caller = appRouter.createCaller({ host });
+    expect((await caller.session.get({ id, limit: 2 })).items.map((i) => i.seq)).toEqual([249, 250]);
+    expect((await caller.session.items({ sessionId: id, beforeSeq: 3 })).items.map((i) => i.seq)).toEqual([1, 2]);
+    const fail = (p: Promise<unknown>) => p.then(() => expect.fail("expected a failure"), (e: unknown) => (e instanceof TRPCError ? e : expect.fail(String(e))));
+    const tooMany = await fail(caller.session.items({ sessionId: id, limit: 501 }));
+    expect(tooMany.code).toBe("BAD_REQUEST");
+    expect(tooMany.message).toMatch(/at most 500/);
+    expect((await fail(caller.session.get({ id, limit: 0 }))).code).toBe("BAD_REQUEST");
+    expect((await fail(caller.session.itemsAround({ sessionId: id, itemId: "nope" }))).code).toBe("NOT_FOUND");
   });
 });
