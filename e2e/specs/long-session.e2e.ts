@@ -48,9 +48,15 @@ test.describe("a long session (CTX-4)", () => {
   });
 
   test("opens at the latest message with a bounded DOM, and scrolling up reaches the first message", async ({ page }) => {
+    const gets: string[] = [];
+    page.on("request", (r) => r.url().includes("session.get") && gets.push(r.url()));
     await page.goto(host.url(`/s/${sessionId}`));
     await expect(text(page, `Reply #${ITEMS}`)).toBeVisible();
     await expect(page.getByTestId("composer-input")).toBeVisible();
+    // The session is fetched once: after the live stream has started, and the parts that mount later
+    // (job chips, extensions) do not restart the stream.
+    await page.waitForTimeout(1_500); // time for a restart to show, were there one
+    expect(gets).toHaveLength(1);
     expect(await rows(page)).toBeLessThan(MAX_ROWS);
     expect(await rows(page)).toBeGreaterThan(3);
 

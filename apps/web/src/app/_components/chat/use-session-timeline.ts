@@ -8,6 +8,8 @@ import { emptyTimeline, hasNewer, hasOlder, timelineReducer } from "./timeline-s
 export const PAGE_SIZE = 150;
 /** How long the first snapshot waits for the live stream to start before it is fetched anyway. */
 const STREAM_WAIT_MS = 1500;
+/** A watcher that only holds its topic on the page's live stream. */
+const HOLD = { onData: () => undefined };
 
 export interface JumpState {
   itemId: string;
@@ -72,6 +74,11 @@ export function useSessionTimeline(id: string, jumpTo: string | null = null) {
     return () => clearTimeout(timer);
   }, [sync]);
 
+  // The chat's parts that mount once the session has loaded watch these (job chips; extension approvals and
+  // frames). Held from the start, their mounting does not change the stream's topics: a changed set restarts
+  // the stream, and every watcher — this one too — would refetch what it might have missed.
+  useLiveTopic("jobs", HOLD);
+  useLiveTopic("extensions", HOLD);
   const live = useLiveTopic(error?.notFound ? null : sessionTopic(id), {
     onStarted: () => void sync(),
     onData: (event) => {
