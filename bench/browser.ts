@@ -10,7 +10,8 @@ import type { ScriptedModel } from "../packages/testkit/src/index.js";
 import { latencies, startRelay, startSeam } from "./pipelines.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const WEB_PORT = 3291;
+/** The port the benches start the web app on (`startWeb`). */
+export const WEB_PORT = 3291;
 
 export function browserAvailable(): string | null {
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -75,7 +76,8 @@ export async function relayToBrowser(browser: Browser, model: ScriptedModel, sen
   }
 }
 
-async function startWeb(hostUrl: string): Promise<ChildProcess> {
+/** `next start` of the built web app on WEB_PORT, proxying to the host at `hostUrl`; kill the process to stop it. */
+export async function startWeb(hostUrl: string): Promise<ChildProcess> {
   const web = spawn(process.execPath, [`${root}node_modules/next/dist/bin/next`, "start", `${root}apps/web`, "-H", "127.0.0.1", "-p", String(WEB_PORT)], {
     env: { ...process.env, SEAM_HOST_URL: hostUrl, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: "ignore",

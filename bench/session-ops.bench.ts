@@ -2,7 +2,7 @@
  * Session operations on a long history (SPEC §12, CTX-5): a real host on SQLite holds a session of
  * BENCH_TURNS direct `/call` turns (each: user message, tool call with its result; plus a fact every 10
  * turns). Measured in the same run:
- *   detail (baseline): reading the whole history (`sessions.detail`), what opening the session costs;
+ *   detail (baseline): reading the whole history (one `sessions.items` page of up to 500 items, from the first);
  *   fork:              fork at the last item (read + one transaction writing every row again);
  *   exportJson / exportMarkdown: read + serialise;
  *   importJson:        parse, validate with zod, write in one transaction.
@@ -36,12 +36,14 @@ for (let i = 0; i < TURNS; i++) {
   }
   if (i % 10 === 0) await sessions.appendFact(s.id, { factKind: "note", text: `note ${i}`, payload: { i } });
 }
-const detail = await sessions.detail(s.id);
+// The whole history in one page (at most 500 items; `detail` itself returns only the latest page since CTX-4).
+const whole = () => sessions.items({ sessionId: s.id, afterSeq: 0, limit: 500 });
+const detail = await whole();
 const last = detail.items.at(-1)!;
 const exported = (await sessions.exportJson(s.id)).text;
 
 const ops: Record<string, () => Promise<unknown>> = {
-  detail: () => sessions.detail(s.id),
+  detail: whole,
   fork: () => sessions.fork({ sessionId: s.id, itemId: last.id }),
   exportJson: () => sessions.exportJson(s.id),
   exportMarkdown: () => sessions.exportMarkdown(s.id),

@@ -28,11 +28,22 @@ async function turnEnded(page: Page) {
   await expect(page.getByTestId("stop-button")).toHaveCount(0, { timeout: 20_000 });
 }
 
-/** Sends a message and waits for a new card of `tool`. */
+/** The timeline row of the last card of `tool` in the DOM. */
+const lastCardRow = (page: Page, tool: string) =>
+  page.locator('[data-testid="timeline-row"]', { has: page.locator(`[data-testid="tool-card"][data-tool-name="${tool}"]`) }).last();
+
+/**
+ * Sends a message and waits for a new card of `tool`. The timeline is virtualized (CTX-4): older cards leave
+ * the DOM as the view follows the bottom, so the new card is told by its row key, not by counting cards.
+ */
 async function sendFor(page: Page, text: string, tool: string): Promise<Locator> {
-  const before = await cards(page, tool).count();
+  const before = (await lastCardRow(page, tool).count()) > 0 ? await lastCardRow(page, tool).getAttribute("data-row-key") : null;
   await send(page, text);
-  await expect(cards(page, tool)).toHaveCount(before + 1, { timeout: 20_000 });
+  await expect(async () => {
+    const key = await lastCardRow(page, tool).getAttribute("data-row-key", { timeout: 1_000 });
+    expect(key).not.toBeNull();
+    expect(key).not.toBe(before);
+  }).toPass({ timeout: 20_000 });
   return lastCard(page, tool);
 }
 

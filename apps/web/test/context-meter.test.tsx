@@ -102,7 +102,7 @@ describe("timeline reducer: context events (CTX-1)", () => {
     const s2 = timelineReducer(s1, { type: "event", event: { type: "context", context: usage({ total: 20_000 }) } });
     expect(s2.context?.total).toBe(20_000);
     const session = { id: "s1", title: "T", workspace: "/w", createdAt: "", updatedAt: "", running: false, mode: null, waiting: 0 };
-    const s3 = timelineReducer(s2, { type: "snapshot", detail: { session, items: [], turns: [] }, deltas: new Map() });
+    const s3 = timelineReducer(s2, { type: "snapshot", detail: { session, items: [], turns: [], hasOlder: false, hasNewer: false, lastTurn: null }, deltas: new Map() });
     expect(s3.context?.total).toBe(20_000);
   });
 });

@@ -14,7 +14,7 @@ const call = (id: string, seq: number, status: ToolCallItem["status"]): ToolCall
 const turn = (id: string, status: TurnInfo["status"], reason: string | null = null): TurnInfo => ({
   id, sessionId: "s1", status, steps: 1, reason, mode: "model", inputTokens: null, outputTokens: null, startedAt: "2026-01-01T00:00:00Z", endedAt: null,
 });
-const detail = (items: SessionDetail["items"], turns: TurnInfo[] = []): SessionDetail => ({ session, items, turns });
+const detail = (items: SessionDetail["items"], turns: TurnInfo[] = [], hasOlder = false): SessionDetail => ({ session, items, turns, hasOlder, hasNewer: false, lastTurn: null });
 
 describe("appendUnseen", () => {
   it("appends only the deltas the snapshot does not already end with", () => {

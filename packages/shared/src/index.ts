@@ -4,6 +4,7 @@ export type { HasIssues, IssueLimits, FormatOptions } from "./issues.js";
 export {
   SessionId, SessionCreateInput, SessionRenameInput, SessionRef, SessionSendInput, SessionCallToolInput,
   TurnStatus, SessionInfo, TurnInfo, ToolCallStatus, MessageItem, ToolCallItem, FactItem, TimelineItem, SessionDetail,
+  SESSION_PAGE_DEFAULT, SESSION_PAGE_MAX, ItemPage, SessionDetailInput, SessionItemsInput, SessionItemsAroundInput,
 } from "./session.js";
 export type { SessionEvent } from "./session.js";
 export {

@@ -105,8 +105,50 @@ export type FactItem = z.infer<typeof FactItem>;
 export const TimelineItem = z.discriminatedUnion("kind", [MessageItem, ToolCallItem, FactItem]);
 export type TimelineItem = z.infer<typeof TimelineItem>;
 
-export const SessionDetail = z.object({ session: SessionInfo, items: z.array(TimelineItem), turns: z.array(TurnInfo) });
+// ── Paging the timeline (CTX-4): the chat loads the latest items and pages older (or newer) ones by seq ──
+
+/** Items in one page when the caller does not say (`session.get`, `session.items`, `session.itemsAround`). */
+export const SESSION_PAGE_DEFAULT = 100;
+/** Most items one page may hold. */
+export const SESSION_PAGE_MAX = 500;
+
+const PageLimit = z.number().int().min(1, "A page holds at least 1 item").max(SESSION_PAGE_MAX, `A page holds at most ${SESSION_PAGE_MAX} items`);
+const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const ItemId = z.string().min(1).max(64);
+
+/**
+ * A run of consecutive items (ordered by seq, oldest first) with the turns they belong to.
+ * `hasOlder` / `hasNewer`: more items exist before the first / after the last one; page on with
+ * `beforeSeq` = the first item's seq or `afterSeq` = the last item's seq.
+ */
+export const ItemPage = z.object({
+  items: z.array(TimelineItem),
+  turns: z.array(TurnInfo),
+  hasOlder: z.boolean(),
+  hasNewer: z.boolean(),
+});
+export type ItemPage = z.infer<typeof ItemPage>;
+
+/** `session.get`: the session with its latest page of items. */
+export const SessionDetailInput = z.strictObject({ id: SessionId, limit: PageLimit.optional() });
+export type SessionDetailInput = z.infer<typeof SessionDetailInput>;
+
+/**
+ * The session, its **latest** page of items with their turns (oldest first), and its last turn (running
+ * or how it ended) even when none of its items is in the page. `hasNewer` is always false.
+ */
+export const SessionDetail = ItemPage.extend({ session: SessionInfo, lastTurn: TurnInfo.nullable() });
 export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** `session.items`: the page before `beforeSeq` (older) or after `afterSeq` (newer); with neither, the latest page. */
+export const SessionItemsInput = z
+  .strictObject({ sessionId: SessionId, beforeSeq: Seq.optional(), afterSeq: Seq.optional(), limit: PageLimit.optional() })
+  .refine((i) => i.beforeSeq === undefined || i.afterSeq === undefined, { message: "Give beforeSeq or afterSeq, not both", path: ["afterSeq"] });
+export type SessionItemsInput = z.infer<typeof SessionItemsInput>;
+
+/** `session.itemsAround`: a page of about `limit` items centred on one item (a search result to jump to). */
+export const SessionItemsAroundInput = z.strictObject({ sessionId: SessionId, itemId: ItemId, limit: PageLimit.optional() });
+export type SessionItemsAroundInput = z.infer<typeof SessionItemsAroundInput>;
 
 /** Live events of one session, streamed over SSE. */
 export type SessionEvent =

@@ -3,7 +3,7 @@ import { realpath, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { COMPACT_AT_DEFAULT } from "@seam/shared";
 import type {
-  ContextUsage, FactItem, SessionCallToolInput, SessionCreateInput, SessionDetail, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
+  ContextUsage, FactItem, SessionCallToolInput, SessionCreateInput, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
 } from "@seam/shared";
 import { createBus } from "../core/events.js";
 import { HostError, messageOf } from "../core/errors.js";
@@ -23,6 +23,7 @@ import type { StepHooks } from "./hooks.js";
 import { createLoadedTools } from "./loaded-tools.js";
 import { createSessionOps, type SessionOps } from "./session-ops.js";
 import { createToolSet, DEFAULT_BUDGET, type ToolSet } from "./tool-set.js";
+import { createSessionPages, type SessionPages } from "./session-pages.js";
 import { stopReason, TurnStop } from "./stop.js";
 
 export interface SessionDeps {
@@ -52,8 +53,8 @@ type Events = { session: { sessionId: string; event: SessionEvent }; list: null 
 
 interface Running { turnId: string; controller: AbortController; done: Promise<void> }
 
-/** What the tRPC layer calls (`HostApi["sessions"]`); session operations (CTX-5) come from `SessionOps`. */
-export interface Api extends SessionOps {
+/** What the tRPC layer calls (`HostApi["sessions"]`); session operations (CTX-5) come from `SessionOps`, the paged timeline (CTX-4) from `SessionPages`. */
+export interface Api extends SessionOps, SessionPages {
   list(): Promise<SessionInfo[]>;
   create(input: SessionCreateInput): Promise<SessionInfo>;
   rename(id: string, title: string): Promise<SessionInfo>;
@@ -61,7 +62,6 @@ export interface Api extends SessionOps {
   setMode(id: string, mode: SessionInfo["mode"]): Promise<SessionInfo>;
   /** Runs every `beforeRemove` hook (a capability lets go of the session), then deletes it. */
   remove(id: string): Promise<void>;
-  detail(id: string): Promise<SessionDetail>;
   send(input: SessionSendInput): Promise<{ turnId: string }>;
   callTool(input: SessionCallToolInput): Promise<{ turnId: string }>;
   stop(id: string): Promise<{ stopped: boolean }>;
@@ -273,8 +273,11 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     remove: (id) => service.remove(id),
   });
 
+  const pages = createSessionPages({ store, requireSession, info });
+
   const service: SessionService = {
     ...ops,
+    ...pages,
     async list() {
       return (await store.sessions.list()).map(info);
     },
@@ -312,11 +315,6 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       toolSet.forget(id);
       views.forget(id);
       bus.emit("list", null);
-    },
-    async detail(id) {
-      const row = await requireSession(id);
-      const [items, turns] = await Promise.all([store.items.list(id), store.turns.list(id)]);
-      return { session: info(row), items, turns };
     },
     async send(input) {
       const call = parseDirectCall(input.text);

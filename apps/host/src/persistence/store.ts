@@ -33,8 +33,10 @@ export interface Store {
     /** Oldest first. */
     list(sessionId: string): Promise<TurnInfo[]>;
     setSteps(id: string, steps: number): Promise<void>;
-    /** The given turns of a session (any order); unknown ids are left out (CTX-4: the model view learns a new item's turn). */
+    /** The turns of the session among `ids` (the turns a page of items belongs to), oldest first; unknown ids are left out. */
     byIds(sessionId: string, ids: readonly string[]): Promise<TurnInfo[]>;
+    /** The session's most recently started turn (the running one, if any runs), or null. */
+    last(sessionId: string): Promise<TurnInfo | null>;
     /** The session's most recent finished turn of `mode`, or null (CTX-1: the meter's last reported input after a restart). */
     lastEnded(sessionId: string, mode: "model" | "direct"): Promise<TurnInfo | null>;
   };
@@ -52,6 +54,14 @@ export interface Store {
     since(sessionId: string, fromSeq: number): Promise<TimelineItem[]>;
     /** The session's latest fact of a kind, or null (CTX-2: the compaction the model view starts from). */
     lastFact(sessionId: string, factKind: string): Promise<FactItem | null>;
+    /**
+     * Up to `limit` consecutive items ordered by seq (CTX-4): those right before `beforeSeq`, right after
+     * `afterSeq`, or with neither the latest. `more`: further items exist beyond the page in that direction.
+     * Reads at most `limit + 1` rows of each item table through the (sessionId, seq) index, whatever the length.
+     */
+    page(sessionId: string, q: { beforeSeq?: number; afterSeq?: number; limit: number }): Promise<{ items: TimelineItem[]; more: boolean }>;
+    /** The seq of item `itemId` of the session, or null when the session has no such item. */
+    seqOf(sessionId: string, itemId: string): Promise<number | null>;
   };
   /** Key → JSON value. Never secrets. `set(key, undefined)` deletes the key. */
   settings: {
@@ -176,10 +186,15 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     setSteps: (id, steps) => op(`turn ${id}`, async () => { await prisma.turn.update({ where: { id }, data: { steps } }); }),
     byIds: (sessionId, ids) => op(`session ${sessionId}`, async () => {
       if (ids.length === 0) return [];
-      return (await prisma.turn.findMany({ where: { sessionId, id: { in: [...ids] } } })).map(turnInfo);
+      const rows = await prisma.turn.findMany({ where: { sessionId, id: { in: [...new Set(ids)] } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
+      return rows.map(turnInfo);
     }),
     lastEnded: (sessionId, mode) => op(`session ${sessionId}`, async () => {
       const row = await prisma.turn.findFirst({ where: { sessionId, mode, status: { not: "running" } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] });
+      return row ? turnInfo(row) : null;
+    }),
+    last: (sessionId) => op(`session ${sessionId}`, async () => {
+      const row = await prisma.turn.findFirst({ where: { sessionId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] });
       return row ? turnInfo(row) : null;
     }),
   };
@@ -238,6 +253,28 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       ];
       const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
       return all.sort((a, b) => a.seq - b.seq);
+    }),
+    page: (sessionId, q) => op(`session ${sessionId}`, async () => {
+      await requireSession(sessionId);
+      // Each table's nearest `limit + 1` rows in the direction of travel; merged, the nearest `limit` are the page.
+      const older = q.afterSeq === undefined;
+      const seq = q.afterSeq !== undefined ? { gt: q.afterSeq } : q.beforeSeq !== undefined ? { lt: q.beforeSeq } : undefined;
+      const args = { where: { sessionId, ...(seq && { seq }) }, orderBy: { seq: older ? "desc" : "asc" } as const, take: q.limit + 1 };
+      const [messages, calls, facts] = [await prisma.message.findMany(args), await prisma.toolCall.findMany(args), await prisma.fact.findMany(args)];
+      const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
+      all.sort((a, b) => (older ? b.seq - a.seq : a.seq - b.seq));
+      const items = all.slice(0, q.limit);
+      if (older) items.reverse();
+      return { items, more: all.length > q.limit };
+    }),
+    seqOf: (sessionId, itemId) => op(`session ${sessionId}`, async () => {
+      const where = { id: itemId, sessionId };
+      const select = { seq: true } as const;
+      const found =
+        (await prisma.message.findFirst({ where, select })) ??
+        (await prisma.toolCall.findFirst({ where, select })) ??
+        (await prisma.fact.findFirst({ where, select }));
+      return found?.seq ?? null;
     }),
     since: (sessionId, fromSeq) => op(`session ${sessionId}`, async () => {
       const where = { sessionId, seq: { gte: fromSeq } };

@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import {
-  SessionCallToolInput, SessionCreateInput, SessionEditInput, SessionForkInput, SessionImportInput, SessionModeInput, SessionRef, SessionRenameInput,
+  SessionCallToolInput, SessionCreateInput, SessionDetailInput, SessionEditInput, SessionForkInput, SessionImportInput, SessionItemsAroundInput, SessionItemsInput, SessionModeInput, SessionRef, SessionRenameInput,
   SessionSearchInput, SessionSendInput,
 } from "@seam/shared";
 import { procedure } from "../trpc.js";
@@ -11,7 +11,10 @@ export const sessionRouter = {
   rename: procedure.input(SessionRenameInput).mutation(({ ctx, input }) => ctx.host.sessions.rename(input.id, input.title)),
   setMode: procedure.input(SessionModeInput).mutation(({ ctx, input }) => ctx.host.sessions.setMode(input.sessionId, input.mode)),
   remove: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.remove(input.id)),
-  get: procedure.input(SessionRef).query(({ ctx, input }) => ctx.host.sessions.detail(input.id)),
+  /** The session with its latest page of items (CTX-4); older and newer pages come from `items`, a jump target's window from `itemsAround`. */
+  get: procedure.input(SessionDetailInput).query(({ ctx, input }) => ctx.host.sessions.detail(input.id, { limit: input.limit })),
+  items: procedure.input(SessionItemsInput).query(({ ctx, input }) => ctx.host.sessions.items(input)),
+  itemsAround: procedure.input(SessionItemsAroundInput).query(({ ctx, input }) => ctx.host.sessions.itemsAround(input)),
   send: procedure.input(SessionSendInput).mutation(({ ctx, input }) => ctx.host.sessions.send(input)),
   callTool: procedure.input(SessionCallToolInput).mutation(({ ctx, input }) => ctx.host.sessions.callTool(input)),
   stop: procedure.input(SessionRef).mutation(({ ctx, input }) => ctx.host.sessions.stop(input.id)),

@@ -1,6 +1,15 @@
-import type { ContextUsage, SessionDetail, SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
+import type { ContextUsage, ItemPage, SessionDetail, SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
 
-/** Local copy of one session's timeline: a `session.get` snapshot plus the live `session:<id>` events. */
+/**
+ * The run of consecutive items the timeline shows (CTX-4): pages are loaded around it and it grows as they
+ * arrive. `fromSeq`: the first shown seq (0 when nothing is older); `toSeq`: the last one, Infinity while
+ * the window reaches the latest item and live items join it. Items outside it (a live item while the user
+ * reads an old window, a page that arrived for a window since left) are kept but not shown, so the
+ * shown run never has a gap.
+ */
+export interface TimelineWindow { fromSeq: number; toSeq: number }
+
+/** Local copy of one session's timeline: `session.get`'s latest page, older/newer pages, and the live `session:<id>` events. */
 export interface TimelineState {
   session: SessionInfo | null;
   items: Record<string, TimelineItem>;
@@ -10,16 +19,28 @@ export interface TimelineState {
   /** The size of the next model request as the host last measured it (CTX-1), or null before the first reading. */
   context: ContextUsage | null;
   loaded: boolean;
+  /** What is shown; null before the first page (every item shows). */
+  window: TimelineWindow | null;
 }
 
-export const emptyTimeline: TimelineState = { session: null, items: {}, turns: {}, outputs: {}, context: null, loaded: false };
+export const emptyTimeline: TimelineState = { session: null, items: {}, turns: {}, outputs: {}, context: null, loaded: false, window: null };
 
 /** How much live output one card keeps while its call runs (the tail; the result holds the rest). */
 export const LIVE_OUTPUT_MAX_CHARS = 256 * 1024;
 
 export type TimelineAction =
   | { type: "event"; event: SessionEvent }
-  | { type: "snapshot"; detail: SessionDetail; deltas: Map<string, string[]> };
+  /** `session.get`: the latest page. `reset` moves the window to it (back to the latest from an old window). */
+  | { type: "snapshot"; detail: SessionDetail; deltas: Map<string, string[]>; reset?: boolean }
+  /** A page before `beforeSeq` (older) or after `afterSeq` (newer), as requested from the window's edge. */
+  | { type: "older"; beforeSeq: number; page: ItemPage }
+  | { type: "newer"; afterSeq: number; page: ItemPage }
+  /** The window around one item (`?item=`): it replaces the window. */
+  | { type: "around"; page: ItemPage };
+
+/** The window's edges: more items before (`hasOlder`) / after (`hasNewer`) what is shown. */
+export const hasOlder = (w: TimelineWindow | null) => w !== null && w.fromSeq > 0;
+export const hasNewer = (w: TimelineWindow | null) => w !== null && w.toSeq !== Infinity;
 
 const itemDone = (item: TimelineItem) =>
   item.kind === "message" ? item.state !== "streaming" : item.kind === "tool_call" ? item.status !== "running" : true;
@@ -83,32 +104,99 @@ function applyEvent(state: TimelineState, event: SessionEvent): TimelineState {
   }
 }
 
-function applySnapshot(state: TimelineState, detail: SessionDetail, deltas: Map<string, string[]>): TimelineState {
-  const items: Record<string, TimelineItem> = { ...state.items };
-  for (const snap of detail.items) {
+function mergeItems(state: TimelineState, items: readonly TimelineItem[], deltas?: Map<string, string[]>) {
+  const merged: Record<string, TimelineItem> = { ...state.items };
+  for (const snap of items) {
     let incoming = snap;
-    const pending = deltas.get(snap.id);
+    const pending = deltas?.get(snap.id);
     if (pending?.length && snap.kind === "message" && snap.state === "streaming") {
       incoming = { ...snap, text: appendUnseen(snap.text, pending) };
     }
-    items[snap.id] = newerItem(state.items[snap.id], incoming);
+    merged[snap.id] = newerItem(state.items[snap.id], incoming);
   }
-  const turns: Record<string, TurnInfo> = { ...state.turns };
-  for (const t of detail.turns) turns[t.id] = newerTurn(state.turns[t.id], t);
-  return { session: detail.session, items, turns, outputs: state.outputs, context: state.context, loaded: true };
+  return merged;
+}
+
+function mergeTurns(state: TimelineState, turns: readonly (TurnInfo | null)[]) {
+  const merged: Record<string, TurnInfo> = { ...state.turns };
+  for (const t of turns) if (t) merged[t.id] = newerTurn(state.turns[t.id], t);
+  return merged;
+}
+
+/** The window a page spans on its own. */
+const windowOf = (page: ItemPage): TimelineWindow => ({
+  fromSeq: page.hasOlder && page.items.length > 0 ? page.items[0]!.seq : 0,
+  toSeq: page.hasNewer && page.items.length > 0 ? page.items.at(-1)!.seq : Infinity,
+});
+
+/** The highest seq shown in the window, or -1. */
+function lastShownSeq(state: TimelineState, w: TimelineWindow) {
+  let max = -1;
+  for (const item of Object.values(state.items)) if (item.seq >= w.fromSeq && item.seq <= w.toSeq && item.seq > max) max = item.seq;
+  return max;
+}
+
+function applySnapshot(state: TimelineState, action: Extract<TimelineAction, { type: "snapshot" }>): TimelineState {
+  const { detail } = action;
+  const latest = windowOf(detail);
+  let window = state.window;
+  if (window === null || action.reset) {
+    window = latest;
+  } else if (!hasNewer(window) && latest.fromSeq > lastShownSeq(state, window) + 1) {
+    // A resync after a long disconnection: the latest page does not join what is shown, so it starts over there.
+    window = latest;
+  }
+  return {
+    ...state,
+    session: detail.session,
+    items: mergeItems(state, detail.items, action.deltas),
+    turns: mergeTurns(state, [...detail.turns, detail.lastTurn]),
+    loaded: true,
+    window,
+  };
+}
+
+function applyPage(state: TimelineState, action: Extract<TimelineAction, { type: "older" | "newer" | "around" }>): TimelineState {
+  const w = state.window;
+  const span = windowOf(action.page);
+  let window: TimelineWindow;
+  if (action.type === "around") window = span;
+  // A page asked for from an edge the window has since left (a jump, a reset) does not join it: dropped.
+  else if (w === null) return state;
+  else if (action.type === "older") {
+    if (action.beforeSeq !== w.fromSeq) return state;
+    window = { ...w, fromSeq: span.fromSeq };
+  } else {
+    if (action.afterSeq !== w.toSeq) return state;
+    window = { ...w, toSeq: span.toSeq };
+  }
+  return { ...state, items: mergeItems(state, action.page.items), turns: mergeTurns(state, action.page.turns), window };
 }
 
 export function timelineReducer(state: TimelineState, action: TimelineAction): TimelineState {
-  return action.type === "event" ? applyEvent(state, action.event) : applySnapshot(state, action.detail, action.deltas);
+  switch (action.type) {
+    case "event":
+      return applyEvent(state, action.event);
+    case "snapshot":
+      return applySnapshot(state, action);
+    default:
+      return applyPage(state, action);
+  }
 }
 
 export type TimelineRow = { key: string; kind: "item"; item: TimelineItem } | { key: string; kind: "turn"; turn: TurnInfo };
 
 const ABNORMAL = new Set(["stopped", "failed", "interrupted"]);
 
-/** Items in order, with a status row after the last item of every stopped / failed / interrupted turn. */
+/**
+ * The window's items in order, with a status row after the last item of every stopped / failed /
+ * interrupted turn. A turn without items is placed by time, and only when that falls inside the window.
+ */
 export function buildRows(state: TimelineState): TimelineRow[] {
-  const items = Object.values(state.items).sort((a, b) => a.seq - b.seq);
+  const w = state.window ?? { fromSeq: 0, toSeq: Infinity };
+  const items = Object.values(state.items)
+    .filter((item) => item.seq >= w.fromSeq && item.seq <= w.toSeq)
+    .sort((a, b) => a.seq - b.seq);
   const after = new Map<number, TurnInfo[]>();
   const lastIndexOfTurn = new Map<string, number>();
   items.forEach((item, i) => item.turnId && lastIndexOfTurn.set(item.turnId, i));
@@ -122,6 +210,7 @@ export function buildRows(state: TimelineState): TimelineRow[] {
       const when = turn.endedAt ?? turn.startedAt;
       at = -1;
       items.forEach((item, i) => item.createdAt <= when && (at = i));
+      if ((at === -1 && hasOlder(w)) || (at === items.length - 1 && hasNewer(w))) continue;
     }
     after.set(at, [...(after.get(at) ?? []), turn]);
   }

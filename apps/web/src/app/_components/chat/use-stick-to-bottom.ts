@@ -3,11 +3,16 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 
 const SLACK = 48;
 
-/** Keeps a scroll container pinned to the bottom while content grows, unless the user scrolled up. */
+/**
+ * Keeps a scroll container pinned to the bottom while content grows, unless the user scrolled up.
+ * `follow`: start pinned at the bottom (false when the view opens elsewhere, e.g. on a message jumped to);
+ * reaching the bottom by scrolling pins it again.
+ */
 export function useStickToBottom(
   scrollRef: RefObject<HTMLElement | null>,
   contentRef: RefObject<HTMLElement | null>,
   mounted: boolean,
+  follow = true,
 ) {
   const stick = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
@@ -16,6 +21,8 @@ export function useStickToBottom(
     const el = scrollRef.current;
     const content = contentRef.current;
     if (!el || !content) return;
+    stick.current = follow;
+    setAtBottom(follow);
     let lastTop = el.scrollTop;
     // Growth never moves scrollTop up, so only a decrease means the user scrolled away. Checking the
     // distance alone would misfire when content grows between our scroll and its (async) event.
@@ -31,12 +38,12 @@ export function useStickToBottom(
     });
     el.addEventListener("scroll", onScroll, { passive: true });
     ro.observe(content);
-    el.scrollTop = el.scrollHeight;
+    if (follow) el.scrollTop = el.scrollHeight;
     return () => {
       el.removeEventListener("scroll", onScroll);
       ro.disconnect();
     };
-  }, [scrollRef, contentRef, mounted]);
+  }, [scrollRef, contentRef, mounted, follow]);
 
   const scrollToBottom = useCallback(
     (smooth = true) => {
