@@ -22,7 +22,6 @@ export interface FetchLimits {
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxUrlLength: 2_048, maxBytes: 5_000_000, maxChars: 100_000, timeoutMs: 30_000, maxRedirects: 5 };
 export const USER_AGENT = "Seam/0.1 (+web_fetch)";
 export { cutChars, HTTP_FETCHER_ID };
-export { stripNonContent } from "./strip-non-content.js";
 
 export interface HttpFetcherOptions {
   limits?: Partial<FetchLimits>;
