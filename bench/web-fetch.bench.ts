@@ -2,7 +2,7 @@
  * web_fetch throughput and peak memory on a large page (SPEC §9, WEB-8): a ~4.5 MB HTML page served on
  * loopback (allowlisted past the SSRF guard) fetched three ways in the same run —
  *   raw:     a bare streaming fetch that reads and discards the body (the baseline),
- *   fetcher: the HTTP fetch provider alone (guard, pinned connection, byte cap, decode, char cap),
+ *   fetcher: the HTTP fetch provider alone (guard, pinned connection, streamed decode and strip, stopping at the char cap),
  *   tool:    the web_fetch tool through the tool runtime (selection, fetcher, HTML → Markdown, output cap).
  * Prints median time, throughput and peak heap+external growth per pipeline, and the ratios to raw.
  * Asserts nothing. Run with --expose-gc for steadier memory numbers.

@@ -219,6 +219,37 @@ describe("end to end through the tool runtime", () => {
     }
   });
 
+  it("web_fetch of an endless page stops early: Markdown of its beginning, the fetch-limit notice, the connection closed (WEB-8)", async () => {
+    let written = 0;
+    let closedAt = -1;
+    const page = await loopback((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }); // chunked, no length, never ends
+      res.write("<html><head><title>Endless</title></head><body>");
+      const chunk = Buffer.from("<h2>Part</h2><p>Text with <a href=\"/more\">a link</a>.</p><script>x()</script>\n".repeat(800));
+      // One chunk per tick, so `written` says when the client hung up, not what the socket buffers held.
+      const timer = setInterval(() => {
+        if (res.destroyed) return;
+        written += chunk.length;
+        res.write(chunk);
+      }, 1);
+      res.on("close", () => {
+        clearInterval(timer);
+        closedAt = written;
+      });
+    });
+    servers.push(page);
+    await using t = await setup({ stored: { fetchAllowlist: ["127.0.0.1"] } });
+    const outcome = await t.call("web_fetch", { url: page.url });
+    expect(outcome.status).toBe("ok");
+    expect(outcome.rendered).toMatch(/^Fetched http:\/\/127\.0\.0\.1:\d+\/ \(HTTP 200\)\n\nTitle: Endless\n\n## Part\n\nText with \[a link\]\(http:\/\/127\.0\.0\.1:\d+\/more\)\.\n\n## Part/);
+    expect(outcome.rendered).not.toContain("x()");
+    expect(outcome.rendered).toMatch(/\[The page is longer than the fetch limit; only its beginning was read\.\]$/);
+    expect((outcome.canonical as WebFetchToolResult).result.truncated).toBe(true);
+    for (let i = 0; i < 200 && closedAt < 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(closedAt).toBeGreaterThan(0);
+    expect(closedAt).toBeLessThan(2_000_000); // stopped after a few chunks, long before the 5 MB byte cap
+  });
+
   it("DeepSeek search records an aux_request fact (no key) in the calling session before dispatch", async () => {
     const order: string[] = [];
     const ds = await loopback((_req, res) => {

@@ -1,11 +1,10 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { pipeline, type Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { WebFetchResult } from "@seam/shared";
 import { HostError } from "../../core/errors.js";
 import { webError, type CallContext, type FetchProvider, type FetchRequest } from "../provider.js";
+import { cutChars, HTTP_FETCHER_ID, readBody, tooLarge, type BodyKind } from "./read-body.js";
 import { checkDestination, systemResolver, type Allowlist, type Destination, type ResolvedAddress, type Resolver } from "../ssrf.js";
 
 /** The HTTP fetcher's limits (WEB-8). */
@@ -22,7 +21,7 @@ export interface FetchLimits {
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = { maxUrlLength: 2_048, maxBytes: 5_000_000, maxChars: 100_000, timeoutMs: 30_000, maxRedirects: 5 };
 export const USER_AGENT = "Seam/0.1 (+web_fetch)";
-export const HTTP_FETCHER_ID = "http";
+export { cutChars, HTTP_FETCHER_ID };
 
 export interface HttpFetcherOptions {
   limits?: Partial<FetchLimits>;
@@ -89,7 +88,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): FetchProvider {
           current = checkUrl(target.href, limits);
           continue;
         }
-        return await readBody(current, response, limits, signal);
+        return await readResponse(current, response, limits, signal);
       }
     } catch (error) {
       return settle(error);
@@ -179,8 +178,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-type BodyKind = { kind: "html" | "text"; charset: string | null };
-
 const TEXT_TYPES = new Set([
   "application/json", "application/ld+json", "application/xml", "application/javascript", "application/x-javascript", "application/ecmascript",
   "application/x-ndjson", "application/yaml", "application/x-yaml", "application/toml", "application/rss+xml", "application/atom+xml",
@@ -199,15 +196,15 @@ export function classify(contentType: string | undefined): BodyKind | null {
   return null;
 }
 
-async function readBody(url: URL, res: IncomingMessage, limits: FetchLimits, signal: AbortSignal): Promise<WebFetchResult> {
+async function readResponse(url: URL, res: IncomingMessage, limits: FetchLimits, signal: AbortSignal): Promise<WebFetchResult> {
   const status = res.statusCode ?? 0;
   const declared = Number(res.headers["content-length"]);
   const type = res.headers["content-type"];
   const kind = classify(type);
   const empty = status === 204 || status === 304 || declared === 0;
   if (!kind) {
-    if (empty && !type) return { url: url.href, statusCode: status, body: { kind: "text", content: "" }, truncated: false };
     res.destroy();
+    if (empty && !type) return { url: url.href, statusCode: status, body: { kind: "text", content: "" }, truncated: false };
     throw webError("unsupported_content_type", `${url.href} answered with content type ${type ? JSON.stringify(type.split(";")[0]!.trim()) : "(none)"}; web_fetch only reads HTML, text, JSON, XML and markdown.`, {
       provider: HTTP_FETCHER_ID,
       data: { url: url.href, contentType: type ?? null, statusCode: status },
@@ -215,116 +212,8 @@ async function readBody(url: URL, res: IncomingMessage, limits: FetchLimits, sig
   }
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     res.destroy();
-    throw tooLarge(url, limits, `declares ${declared} bytes`);
+    throw tooLarge(url, limits.maxBytes, `declares ${declared} bytes`);
   }
-  const bytes = await collect(url, decoded(res), limits, signal);
-  const text = decode(bytes, kind, url);
-  const content = kind.kind === "html" ? stripNonContent(text) : text;
-  const truncated = content.length > limits.maxChars;
-  return { url: url.href, statusCode: status, body: { kind: kind.kind, content: truncated ? cutChars(content, limits.maxChars) : content }, truncated };
-}
-
-function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
-  const make = encoding === "gzip" || encoding === "x-gzip" ? createGunzip : encoding === "deflate" ? createInflate : encoding === "br" ? createBrotliDecompress : null;
-  if (encoding === "identity" || encoding === "") return res;
-  if (!make) {
-    res.destroy();
-    throw webError("unsupported_content_type", `The response uses content encoding ${JSON.stringify(encoding)}, which web_fetch cannot decode.`, { provider: HTTP_FETCHER_ID });
-  }
-  const out = make();
-  pipeline(res, out, () => {});
-  return out;
-}
-
-/** Streams the body, keeping at most `maxBytes`; one byte more stops the read (and closes the socket). */
-async function collect(url: URL, body: Readable, limits: FetchLimits, signal: AbortSignal): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const onAbort = () => body.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > limits.maxBytes) {
-        body.destroy();
-        throw tooLarge(url, limits, "is larger than that");
-      }
-      chunks.push(chunk);
-    }
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-  if (signal.aborted) throw signal.reason;
-  return Buffer.concat(chunks, total);
-}
-
-function tooLarge(url: URL, limits: FetchLimits, what: string) {
-  return webError("too_large", `${url.href} ${what}: web_fetch reads at most ${limits.maxBytes.toLocaleString("en-US")} bytes per page.`, {
-    provider: HTTP_FETCHER_ID,
-    data: { url: url.href, maxBytes: limits.maxBytes },
-  });
-}
-
-/** Decodes with the declared charset (header, else an HTML meta declaration, else UTF-8). */
-function decode(bytes: Buffer, kind: BodyKind, url: URL): string {
-  const label = kind.charset ?? (kind.kind === "html" ? sniffMetaCharset(bytes) : null) ?? "utf-8";
-  let decoder: InstanceType<typeof TextDecoder>;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    throw webError("unsupported_content_type", `${url.href} declares the character set ${JSON.stringify(label)}, which web_fetch cannot decode.`, { provider: HTTP_FETCHER_ID });
-  }
-  return decoder.decode(bytes);
-}
-
-function sniffMetaCharset(bytes: Buffer): string | null {
-  const head = bytes.subarray(0, 2048).toString("latin1");
-  const m = /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.-]+)/i.exec(head);
-  return m ? m[1]! : null;
-}
-
-const DROPPED = ["script", "style", "noscript", "template"];
-
-/**
- * Scripts, styles, templates and comments are never page content; dropping them first keeps the char
- * budget for text. A linear scan (no backtracking regex over a 5 MB page); unclosed ones run to the end.
- */
-export function stripNonContent(html: string): string {
-  const lower = html.toLowerCase();
-  const kept: string[] = [];
-  let keepFrom = 0;
-  let i = 0;
-  while (i < html.length) {
-    const lt = lower.indexOf("<", i);
-    if (lt < 0) break;
-    let end = -1;
-    if (lower.startsWith("<!--", lt)) {
-      const close = lower.indexOf("-->", lt + 4);
-      end = close < 0 ? html.length : close + 3;
-    } else {
-      const tag = DROPPED.find((t) => lower.startsWith(t, lt + 1) && /[\s/>]/.test(lower.charAt(lt + 1 + t.length)));
-      if (tag) {
-        const close = lower.indexOf(`</${tag}`, lt + tag.length + 1);
-        const gt = close < 0 ? -1 : lower.indexOf(">", close);
-        end = gt < 0 ? html.length : gt + 1;
-      }
-    }
-    if (end < 0) {
-      i = lt + 1;
-      continue;
-    }
-    kept.push(html.slice(keepFrom, lt));
-    keepFrom = i = end;
-  }
-  kept.push(html.slice(keepFrom));
-  return kept.join("");
-}
-
-/** The first `max` characters, never splitting a surrogate pair. */
-export function cutChars(text: string, max: number): string {
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return text.slice(0, end);
+  const { content, truncated } = await readBody(url, res, kind, limits, signal);
+  return { url: url.href, statusCode: status, body: { kind: kind.kind, content }, truncated };
 }
