@@ -43,21 +43,28 @@ const store: SkillsDeps["store"] = {
 };
 
 const cold: number[] = [];
+const coldCpu: number[] = [];
 const cached: number[] = [];
 let count = 0;
 for (let round = 0; round <= ROUNDS; round++) {
   const scope = createScope("bench");
   // Watchers off: the cold number is the scan and parse, not chokidar's start-up.
   const skills = createSkills(scope, { store, userHome: home, bundledDir: bundled, watch: false });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const first = await skills.list(project);
   const t1 = performance.now();
+  const c1 = process.cpuUsage(c0);
   for (let i = 0; i < 200; i++) {
     const s = performance.now();
     await skills.list(project);
     if (round > 0) cached.push(performance.now() - s);
   }
-  if (round > 0) cold.push(t1 - t0); // round 0 warms the JIT and the file system cache
+  if (round > 0) {
+    // round 0 warms the JIT and the file system cache
+    cold.push(t1 - t0);
+    coldCpu.push((c1.user + c1.system) / 1000); // this process's CPU (main thread and libuv's pool): less noisy than wall time on a busy box
+  }
   count = first.candidates.length;
   if (!first.complete) console.log("warning: the cold observation was incomplete");
   await scope.dispose();
@@ -66,5 +73,6 @@ rmSync(base, { recursive: true, force: true });
 
 console.log(`skills list, ${TOTAL} skills over 6 roots (${count} candidates seen), ${ROUNDS} cold lists, ${cached.length} cached lists`);
 console.log(`  cold (scan + parse)   p50 ${ms(percentile(cold, 50))}  p99 ${ms(percentile(cold, 99))}`);
+console.log(`  cold, process CPU     p50 ${ms(percentile(coldCpu, 50))}  p99 ${ms(percentile(coldCpu, 99))}`);
 console.log(`  cached                p50 ${ms(percentile(cached, 50))}  p99 ${ms(percentile(cached, 99))}`);
 console.log(`  ratio cold/cached     p50 ${(percentile(cold, 50) / percentile(cached, 50)).toFixed(0)}×`);
