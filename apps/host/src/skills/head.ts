@@ -32,18 +32,25 @@ export type OpenHeadFile = (path: string) => HeadFile;
  */
 const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-export const openHeadFile: OpenHeadFile = (path) => {
-  const fd = openSync(path, FLAGS);
-  return {
-    read: (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
-    size: () => fstatSync(fd).size,
-    close: () => closeSync(fd),
-  };
-};
+/** A file descriptor from `openSync` (a class, not closures: this runs once per skill file). */
+class FdHeadFile implements HeadFile {
+  constructor(private readonly fd: number) {}
+  read(buffer: Buffer, offset: number, length: number, position: number): number {
+    return readSync(this.fd, buffer, offset, length, position);
+  }
+  size(): number {
+    return fstatSync(this.fd).size;
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+export const openHeadFile: OpenHeadFile = (path) => new FdHeadFile(openSync(path, FLAGS));
 
 export type HeadOutcome =
-  /** `text` is the file from its start far enough to parse the frontmatter and tell an empty body (all of it when `complete`). */
-  | { ok: true; text: string; complete: boolean; bytesRead: number }
+  /** `text` is the file from its start far enough to parse the frontmatter and tell an empty body (all of it when `eof`). */
+  | { ok: true; text: string; eof: boolean; bytesRead: number }
   | { ok: false; reason: "too_large"; size: number };
 
 /** A line's content without its `\r` and trailing blanks, as `parseSkill` compares fence lines. */
@@ -79,34 +86,27 @@ export function readHead(path: string, opts: { maxBytes: number; chunk?: number;
   const file = (opts.open ?? openHeadFile)(path);
   try {
     const decoder = new StringDecoder("utf8");
-    // Never more than one byte past the limit, so a full chunk always means "check the size".
+    // Never more than one byte past the limit, so a full first read always means "check the size".
     let chunk = Math.max(1, Math.min(opts.chunk ?? HEAD_CHUNK, opts.maxBytes + 1));
     let text = "";
     let position = 0;
     let sized = false;
     for (;;) {
       const buffer = chunk <= scratch.length ? scratch : Buffer.allocUnsafe(chunk);
-      let filled = 0;
-      while (filled < chunk) {
-        const n = file.read(buffer, filled, chunk - filled, position + filled);
-        if (n === 0) break;
-        filled += n;
-      }
-      position += filled;
-      const eof = filled < chunk;
-      if (!eof && !sized) {
+      const n = file.read(buffer, 0, chunk, position);
+      position += n;
+      if (n === chunk && !sized) {
+        // A full read: the file may be over the cap, which is decided by its size, not by what the head shows.
         sized = true;
         const size = file.size();
         if (size > opts.maxBytes) return { ok: false, reason: "too_large", size };
       }
-      text += decoder.write(buffer.subarray(0, filled));
-      if (eof) text += decoder.end();
-      if (headIsEnough(text, eof)) return { ok: true, text, complete: eof, bytesRead: position };
-      if (position > opts.maxBytes) {
-        // Grew past the limit while being read: the same answer a size check would have given.
-        return { ok: false, reason: "too_large", size: position };
-      }
-      chunk = Math.min(chunk * 2, opts.maxBytes + 1 - position);
+      if (position > opts.maxBytes) return { ok: false, reason: "too_large", size: position }; // grew while being read
+      const eof = n === 0;
+      text += eof ? decoder.end() : decoder.write(buffer.subarray(0, n));
+      // A short read is not taken for the end of the file: most heads are enough before the end is seen.
+      if (headIsEnough(text, eof)) return { ok: true, text, eof, bytesRead: position };
+      if (n === chunk) chunk = Math.min(chunk * 2, opts.maxBytes + 1 - position);
     }
   } finally {
     file.close();
