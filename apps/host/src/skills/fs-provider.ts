@@ -124,8 +124,11 @@ type EntryScan = { candidate?: SkillCandidate; diagnostics: SkillDiagnostic[] } 
 /** One entry of a root, synchronously (the caller slices the work; see `scanRoots`). */
 function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenHeadFile): EntryScan {
   const shown = join(spec.path, entry.name);
-  const diag = (reason: string, severity: SkillDiagnostic["severity"] = "error", path = shown, name?: string): SkillDiagnostic =>
-    ({ path, reason, severity, root: spec.path, ...(name ? { name } : {}) });
+  const diag = (reason: string, severity: SkillDiagnostic["severity"] = "error", path = shown, name?: string): SkillDiagnostic => {
+    const d: SkillDiagnostic = { path, reason, severity, root: spec.path };
+    if (name) d.name = name;
+    return d;
+  };
 
   let isDir = entry.isDirectory();
   let isFile = entry.isFile();
@@ -192,21 +195,20 @@ function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenH
     return { diagnostics: [diag(`frontmatter name "${skill.declaredName}" does not match the ${where} name "${name}"`, "error", shownFile, name)] };
   }
   const locator: Locator = { file: outcome.real, root: spec.path, rootReal, name, kind };
-  return {
-    candidate: {
-      name,
-      description: skill.description,
-      ...(skill.whenToUse ? { whenToUse: skill.whenToUse } : {}),
-      modelInvocable: skill.modelInvocable,
-      userInvocable: skill.userInvocable,
-      rank: spec.rank,
-      source: spec.source,
-      path: shownFile,
-      meta: skill.meta,
-      locator,
-    },
-    diagnostics: skill.warnings.map((w) => diag(w, "warning", shownFile, name)),
+  // Built without a spread in the middle of the literal: V8 copies those slowly, and a list builds thousands.
+  const candidate: SkillCandidate = {
+    name,
+    description: skill.description,
+    modelInvocable: skill.modelInvocable,
+    userInvocable: skill.userInvocable,
+    rank: spec.rank,
+    source: spec.source,
+    path: shownFile,
+    meta: skill.meta,
+    locator,
   };
+  if (skill.whenToUse) candidate.whenToUse = skill.whenToUse;
+  return { candidate, diagnostics: skill.warnings.length === 0 ? [] : skill.warnings.map((w) => diag(w, "warning", shownFile, name)) };
 }
 
 /** One root's entries, no recursion (SKL-2): sorted by entry name; dot entries (`.system`) skipped. */

@@ -135,17 +135,7 @@ export function parseSkill(text: string): ParseOutcome {
     ...(Object.keys(extra).length > 0 && { extra }),
   };
   const whenToUse = (fm.when_to_use ?? fm["when-to-use"])?.trim();
-  return {
-    ok: true,
-    skill: {
-      declaredName: fm.name,
-      description: fm.description,
-      ...(whenToUse ? { whenToUse } : {}),
-      modelInvocable,
-      userInvocable,
-      meta,
-      body: file.content,
-      warnings,
-    },
-  };
+  const skill: ParsedSkill = { declaredName: fm.name, description: fm.description, modelInvocable, userInvocable, meta, body: file.content, warnings };
+  if (whenToUse) skill.whenToUse = whenToUse;
+  return { ok: true, skill };
 }
