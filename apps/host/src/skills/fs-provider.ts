@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import { readHead, type OpenHeadFile } from "./head.js";
@@ -116,6 +116,12 @@ function readResolved(file: string, rootReal: string, open?: OpenHeadFile): { re
   return { read: readSkillHead(safe.real, open), real: safe.real };
 }
 
+/**
+ * `join(dir, name)` for a name read from a directory (no separators, not `.` or `..`) under a normalized
+ * path: plain concatenation, which a scan of thousands of entries notices over `join`'s normalizing.
+ */
+const child = (dir: string, name: string) => (dir.endsWith(sep) ? dir + name : dir + sep + name);
+
 /** A root's entries with what they need to be scanned. */
 interface RootListing { spec: RootSpec; rootReal: string; entries: Dirent[] }
 
@@ -123,7 +129,7 @@ type EntryScan = { candidate?: SkillCandidate; diagnostics: SkillDiagnostic[] } 
 
 /** One entry of a root, synchronously (the caller slices the work; see `scanRoots`). */
 function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenHeadFile): EntryScan {
-  const shown = join(spec.path, entry.name);
+  const shown = child(spec.path, entry.name);
   const diag = (reason: string, severity: SkillDiagnostic["severity"] = "error", path = shown, name?: string): SkillDiagnostic => {
     const d: SkillDiagnostic = { path, reason, severity, root: spec.path };
     if (name) d.name = name;
@@ -151,7 +157,7 @@ function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenH
   if (isDir) {
     name = entry.name;
     kind = "bundle";
-    shownFile = join(shown, "SKILL.md");
+    shownFile = child(shown, "SKILL.md");
   } else if (isFile && entry.name.endsWith(".md")) {
     name = entry.name.slice(0, -3);
     kind = "flat";
@@ -161,7 +167,7 @@ function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenH
   if (!isSkillName(name)) {
     return { diagnostics: [diag(`"${name}" is not a valid skill name: use kebab-case (lowercase letters, digits, single hyphens; at most 64 characters)`)] };
   }
-  const file = kind === "bundle" ? join(rootReal, entry.name, "SKILL.md") : join(rootReal, entry.name);
+  const file = kind === "bundle" ? child(child(rootReal, entry.name), "SKILL.md") : child(rootReal, entry.name);
   let outcome: { read: Read; real: string } | { reason: string };
   try {
     // The fast path: `rootReal` is a real path and the entry is no symlink, so a file that is no symlink
