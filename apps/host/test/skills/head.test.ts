@@ -1,3 +1,5 @@
+import { mkdirSync, symlinkSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HEAD_CHUNK, headIsEnough, openHeadFile, readHead, type HeadFile, type OpenHeadFile } from "../../src/skills/head.js";
 import { parseSkill } from "../../src/skills/parse.js";
@@ -211,5 +213,43 @@ describe("listing reads heads, loading reads the whole file (SKL-4, SKL-5)", () 
       "open.md": ["error", "the frontmatter block is not closed (no --- line after it)"],
       "renamed.md": ["error", 'frontmatter name "other-name" does not match the file name "renamed"'],
     });
+  });
+
+  it("symlinked SKILL.md files take the resolving path; odd entries are reported", async () => {
+    await using fx = await skillsFixture();
+    const root = join(fx.base, roots.userDsh);
+    await fx.write(`${roots.userDsh}/.store/kept.md`, skillText("inner-ok", "a SKILL.md linked inside the root"));
+    mkdirSync(join(root, "inner-ok"), { recursive: true });
+    await fx.link(`${roots.userDsh}/inner-ok/SKILL.md`, join(root, ".store", "kept.md"));
+    mkdirSync(join(root, "dir-skill", "SKILL.md"), { recursive: true });
+    mkdirSync(join(root, "no-file"), { recursive: true });
+    await fx.link(`${roots.userDsh}/dangling/SKILL.md`, join(root, "missing.md"));
+    const obs = await fx.skills.list(fx.workspace);
+    expect(obs.candidates.map((c) => c.name)).toEqual(["inner-ok"]);
+    expect((await fx.skills.get("inner-ok", fx.workspace))?.description).toBe("a SKILL.md linked inside the root");
+    const byFile = Object.fromEntries(obs.diagnostics.map((d) => [d.path.slice(root.length + 1), [d.severity, d.reason]]));
+    expect(byFile).toEqual({
+      "dangling/SKILL.md": ["error", "broken symlink or missing file"],
+      "dir-skill/SKILL.md": ["error", "not a regular file"],
+      "no-file": ["warning", "folder has no SKILL.md"],
+    });
+  });
+
+  it("a flat file swapped for an escaping symlink between reading the directory and opening it is refused", async () => {
+    let base = "";
+    const swapping: OpenHeadFile = (path) => {
+      if (path.endsWith("/race.md")) {
+        unlinkSync(path);
+        symlinkSync(join(base, "outside", "race.md"), path);
+      }
+      return openHeadFile(path);
+    };
+    await using fx = await skillsFixture({ openSkillFile: swapping });
+    base = fx.base;
+    await fx.write("outside/race.md", skillText("race", "outside the root"));
+    await fx.write(`${roots.projectDsh}/race.md`, skillText("race", "inside the root"));
+    const obs = await fx.skills.list(fx.workspace);
+    expect(obs.candidates).toEqual([]);
+    expect(obs.diagnostics.map((d) => d.reason)).toEqual([expect.stringMatching(/resolves outside its root/)]);
   });
 });
