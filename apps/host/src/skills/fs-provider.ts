@@ -1,8 +1,9 @@
-import type { Dirent } from "node:fs";
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
 import { messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
+import { readHead, type OpenHeadFile } from "./head.js";
 import { parseSkill } from "./parse.js";
 import type { ProviderObservation, SkillCandidate, SkillDefinition, SkillDiagnostic, SkillProvider, SkillQuery } from "./registry.js";
 import { isSkillName } from "./registry.js";
@@ -12,7 +13,9 @@ import { watchRoot, type RootWatch, type WatcherFactory, type WatchState } from 
 export const FS_PROVIDER_ID = "filesystem";
 /** A skill file larger than this is reported, not read. */
 export const MAX_SKILL_BYTES = 512 * 1024;
-const READ_CONCURRENCY = 32;
+/** Longest stretch a scan holds the event loop before yielding (reads and parses are synchronous). */
+const SLICE_MS = 8;
+const TOO_LARGE = `larger than ${MAX_SKILL_BYTES / 1024} KiB`;
 
 export interface FsProviderOptions {
   userHome: string;
@@ -26,6 +29,8 @@ export interface FsProviderOptions {
   /** A watched root changed: the registry bumps its revision. */
   onChange(reason: string): void;
   log?: Log;
+  /** Opens a skill file for listing (tests count the bytes read); default: `openHeadFile`. */
+  openFile?: OpenHeadFile;
 }
 
 /** Where a filesystem candidate lives; handed back to get() unchanged. */
@@ -41,6 +46,8 @@ export interface FsProvider extends SkillProvider {
 }
 
 type Scan = { candidates: SkillCandidate[]; diagnostics: SkillDiagnostic[] };
+/** A root's real path, or why it has none. */
+type RealPath = { path: string } | { error: unknown };
 
 export async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = Array.from<R>({ length: items.length });
@@ -67,25 +74,80 @@ async function contained(path: string, rootReal: string): Promise<{ real: string
   return isInside(rootReal, real) ? { real } : { reason: `resolves outside its root (to ${real}); symlinks must stay inside the skills root` };
 }
 
-/** Reads and parses one skill file; the frontmatter name, when present, must match the folder or file name. */
+/** Reads and parses one whole skill file (for `get()`: the body is needed). */
 async function readSkill(file: string) {
   const info = await stat(file);
   if (!info.isFile()) return { ok: false as const, reason: "not a regular file" };
-  if (info.size > MAX_SKILL_BYTES) return { ok: false as const, reason: `larger than ${MAX_SKILL_BYTES / 1024} KiB` };
+  if (info.size > MAX_SKILL_BYTES) return { ok: false as const, reason: TOO_LARGE };
   return parseSkill(await readFile(file, "utf8"));
 }
 
-async function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent): Promise<{ candidate?: SkillCandidate; diagnostics: SkillDiagnostic[] } | null> {
-  const shown = join(spec.path, entry.name);
-  const diag = (reason: string, severity: SkillDiagnostic["severity"] = "error", path = shown, name?: string): SkillDiagnostic =>
-    ({ path, reason, severity, root: spec.path, ...(name ? { name } : {}) });
+/**
+ * Reads only the head of a skill file and parses its frontmatter (for listing). The outcome equals
+ * `readSkill`'s except for `body`, which holds only the part read. Synchronous (see `head.ts`).
+ */
+function readSkillHead(file: string, open?: OpenHeadFile) {
+  const head = readHead(file, { maxBytes: MAX_SKILL_BYTES, open });
+  return head.ok ? parseSkill(head.text) : { ok: false as const, reason: TOO_LARGE };
+}
+
+type Read = ReturnType<typeof readSkillHead>;
+const isErrno = (error: unknown, code: string) => (error as NodeJS.ErrnoException | null)?.code === code;
+
+/** `contained`, synchronously, for the scan (the same native realpath as the promise API). */
+function containedSync(path: string, rootReal: string): { real: string } | { reason: string } {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { reason: code === "ENOENT" ? "broken symlink or missing file" : `cannot resolve (${code ?? messageOf(error)})` };
+  }
+  return isInside(rootReal, real) ? { real } : { reason: `resolves outside its root (to ${real}); symlinks must stay inside the skills root` };
+}
+
+/** The slow path: a symlinked skill file is resolved, checked for containment (SEC-3) and read through its real path. */
+function readResolved(file: string, rootReal: string, open?: OpenHeadFile): { read: Read; real: string } | { reason: string } {
+  const safe = containedSync(file, rootReal);
+  if ("reason" in safe) return safe;
+  const info = statSync(safe.real);
+  if (!info.isFile()) return { read: { ok: false, reason: "not a regular file" }, real: safe.real };
+  if (info.size > MAX_SKILL_BYTES) return { read: { ok: false, reason: TOO_LARGE }, real: safe.real };
+  return { read: readSkillHead(safe.real, open), real: safe.real };
+}
+
+/**
+ * `join(dir, name)` for a name read from a directory (no separators, not `.` or `..`) under a normalized
+ * path: plain concatenation, which a scan of thousands of entries notices over `join`'s normalizing.
+ */
+const child = (dir: string, name: string) => (dir.endsWith(sep) ? dir + name : dir + sep + name);
+
+/** A root's entries with what they need to be scanned. */
+interface RootListing { spec: RootSpec; rootReal: string; entries: Dirent[] }
+
+type EntryScan = { candidate?: SkillCandidate; diagnostics: SkillDiagnostic[] } | null;
+
+/** One entry of a root, synchronously (the caller slices the work; see `scanRoots`). */
+function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenHeadFile): EntryScan {
+  const shown = child(spec.path, entry.name);
+  const diag = (reason: string, severity: SkillDiagnostic["severity"] = "error", path = shown, name?: string): SkillDiagnostic => {
+    const d: SkillDiagnostic = { path, reason, severity, root: spec.path };
+    if (name) d.name = name;
+    return d;
+  };
 
   let isDir = entry.isDirectory();
   let isFile = entry.isFile();
-  if (entry.isSymbolicLink()) {
-    const target = await contained(join(rootReal, entry.name), rootReal);
+  const linked = entry.isSymbolicLink();
+  if (linked) {
+    const target = containedSync(join(rootReal, entry.name), rootReal);
     if ("reason" in target) return { diagnostics: [diag(`symlink ${target.reason}`)] };
-    const info = await stat(target.real).catch(() => null);
+    let info: Stats | null = null;
+    try {
+      info = statSync(target.real);
+    } catch {
+      // gone since it was resolved: neither a folder nor a file
+    }
     isDir = info?.isDirectory() ?? false;
     isFile = info?.isFile() ?? false;
   }
@@ -95,7 +157,7 @@ async function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent): Promi
   if (isDir) {
     name = entry.name;
     kind = "bundle";
-    shownFile = join(shown, "SKILL.md");
+    shownFile = child(shown, "SKILL.md");
   } else if (isFile && entry.name.endsWith(".md")) {
     name = entry.name.slice(0, -3);
     kind = "flat";
@@ -105,61 +167,103 @@ async function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent): Promi
   if (!isSkillName(name)) {
     return { diagnostics: [diag(`"${name}" is not a valid skill name: use kebab-case (lowercase letters, digits, single hyphens; at most 64 characters)`)] };
   }
-  const file = kind === "bundle" ? join(rootReal, entry.name, "SKILL.md") : join(rootReal, entry.name);
-  if (kind === "bundle" && !(await lstat(file).then(() => true, () => false))) {
-    return { diagnostics: [diag("folder has no SKILL.md", "warning", shown, name)] };
-  }
-  const safe = await contained(file, rootReal);
-  if ("reason" in safe) return { diagnostics: [diag(safe.reason, "error", shownFile, name)] };
-  let parsed: Awaited<ReturnType<typeof readSkill>>;
+  const file = kind === "bundle" ? child(child(rootReal, entry.name), "SKILL.md") : child(rootReal, entry.name);
+  let outcome: { read: Read; real: string } | { reason: string };
   try {
-    parsed = await readSkill(safe.real);
+    // The fast path: `rootReal` is a real path and the entry is no symlink, so a file that is no symlink
+    // either is its own real path and needs no realpath call. Anything else takes the resolving path.
+    let direct = !linked;
+    if (kind === "bundle") {
+      const info = lstatSync(file, { throwIfNoEntry: false });
+      if (!info) return { diagnostics: [diag("folder has no SKILL.md", "warning", shown, name)] };
+      if (!info.isSymbolicLink()) {
+        if (!info.isFile()) return { diagnostics: [diag("not a regular file", "error", shownFile, name)] };
+        if (info.size > MAX_SKILL_BYTES) return { diagnostics: [diag(TOO_LARGE, "error", shownFile, name)] };
+      } else direct = false;
+    }
+    if (direct) {
+      try {
+        outcome = { read: readSkillHead(file, open), real: file };
+      } catch (error) {
+        if (!isErrno(error, "ELOOP")) throw error;
+        outcome = readResolved(file, rootReal, open); // swapped for a symlink since the directory was read
+      }
+    } else outcome = readResolved(file, rootReal, open);
   } catch (error) {
     return { diagnostics: [diag(`cannot read: ${messageOf(error)}`, "error", shownFile, name)] };
   }
+  if ("reason" in outcome) return { diagnostics: [diag(outcome.reason, "error", shownFile, name)] };
+  const parsed = outcome.read;
   if (!parsed.ok) return { diagnostics: [diag(parsed.reason, "error", shownFile, name)] };
   const skill = parsed.skill;
   if (skill.declaredName !== undefined && skill.declaredName !== name) {
     const where = kind === "bundle" ? "folder" : "file";
     return { diagnostics: [diag(`frontmatter name "${skill.declaredName}" does not match the ${where} name "${name}"`, "error", shownFile, name)] };
   }
-  const locator: Locator = { file: safe.real, root: spec.path, rootReal, name, kind };
-  return {
-    candidate: {
-      name,
-      description: skill.description,
-      ...(skill.whenToUse ? { whenToUse: skill.whenToUse } : {}),
-      modelInvocable: skill.modelInvocable,
-      userInvocable: skill.userInvocable,
-      rank: spec.rank,
-      source: spec.source,
-      path: shownFile,
-      meta: skill.meta,
-      locator,
-    },
-    diagnostics: skill.warnings.map((w) => diag(w, "warning", shownFile, name)),
+  const locator: Locator = { file: outcome.real, root: spec.path, rootReal, name, kind };
+  // Built without a spread in the middle of the literal: V8 copies those slowly, and a list builds thousands.
+  const candidate: SkillCandidate = {
+    name,
+    description: skill.description,
+    modelInvocable: skill.modelInvocable,
+    userInvocable: skill.userInvocable,
+    rank: spec.rank,
+    source: spec.source,
+    path: shownFile,
+    meta: skill.meta,
+    locator,
   };
+  if (skill.whenToUse) candidate.whenToUse = skill.whenToUse;
+  return { candidate, diagnostics: skill.warnings.length === 0 ? [] : skill.warnings.map((w) => diag(w, "warning", shownFile, name)) };
 }
 
-/** One root, no recursion (SKL-2): `<name>/SKILL.md` and `<name>.md`, sorted by entry name; dot entries (`.system`) skipped. */
-async function scanRoot(spec: RootSpec): Promise<Scan> {
-  let rootReal: string;
+/** One root's entries, no recursion (SKL-2): sorted by entry name; dot entries (`.system`) skipped. */
+async function listRoot(spec: RootSpec, real: RealPath): Promise<RootListing | SkillDiagnostic | null> {
   let entries: Dirent[];
   try {
-    rootReal = await realpath(spec.path);
-    entries = await readdir(rootReal, { withFileTypes: true });
+    if ("error" in real) throw real.error;
+    entries = await readdir(real.path, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { candidates: [], diagnostics: [] };
-    return { candidates: [], diagnostics: [{ path: spec.path, reason: `cannot read the root (${code ?? messageOf(error)})`, severity: "error", root: spec.path }] };
+    if (code === "ENOENT") return null;
+    return { path: spec.path, reason: `cannot read the root (${code ?? messageOf(error)})`, severity: "error", root: spec.path };
   }
   const visible = entries.filter((e) => !e.name.startsWith(".")).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const results = await mapLimited(visible, READ_CONCURRENCY, (e) => scanEntry(spec, rootReal, e));
+  return { spec, rootReal: real.path, entries: visible };
+}
+
+/**
+ * Every root of a list (SKL-2): `<name>/SKILL.md` and `<name>.md`. Directories are read in parallel, then
+ * every entry's head is read and parsed in order; results keep root order, then entry order.
+ */
+async function scanRoots(specs: RootSpec[], reals: Map<string, RealPath>, open?: OpenHeadFile): Promise<Scan> {
+  const listed = await Promise.all(specs.map((s) => listRoot(s, reals.get(s.path) ?? { error: new Error("not resolved") })));
   const scan: Scan = { candidates: [], diagnostics: [] };
-  for (const r of results) {
-    if (!r) continue;
-    if (r.candidate) scan.candidates.push(r.candidate);
-    scan.diagnostics.push(...r.diagnostics);
+  const tasks: { listing: RootListing; entry: Dirent }[] = [];
+  for (const l of listed) if (l && "entries" in l) for (const entry of l.entries) tasks.push({ listing: l, entry });
+  // Synchronous entry scans in slices of at most ~SLICE_MS, yielding to the event loop between them.
+  const results: EntryScan[] = [];
+  let slice = performance.now();
+  for (const t of tasks) {
+    results.push(scanEntry(t.listing.spec, t.listing.rootReal, t.entry, open));
+    if (performance.now() - slice >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+  let i = 0;
+  for (const l of listed) {
+    if (!l) continue;
+    if (!("entries" in l)) {
+      scan.diagnostics.push(l);
+      continue;
+    }
+    for (const _ of l.entries) {
+      const r = results[i++];
+      if (!r) continue;
+      if (r.candidate) scan.candidates.push(r.candidate);
+      scan.diagnostics.push(...r.diagnostics);
+    }
   }
   return scan;
 }
@@ -195,15 +299,10 @@ export function createFsProvider(opts: FsProviderOptions): FsProvider {
     return w;
   };
 
-  const roots = async (cwd?: string) => {
-    const projectRoot = cwd === undefined ? null : await findProjectRoot(cwd);
-    const customRoots = await opts.customRoots();
+  /** The roots for a workspace, in rank order, and the project root they were derived from. */
+  const specsFor = async (cwd?: string) => {
+    const [projectRoot, customRoots] = await Promise.all([cwd === undefined ? null : findProjectRoot(cwd), opts.customRoots()]);
     const specs = rootSpecs({ projectRoot: projectRoot ?? undefined, customRoots, userHome: opts.userHome, bundledDir: opts.bundledDir });
-    for (const s of specs) {
-      known.add(s.path);
-      const real = await realpath(s.path).catch(() => null);
-      if (real) known.add(real);
-    }
     // Custom roots that were removed from the settings stop being watched.
     const keep = new Set(specs.filter((s) => s.kind !== "project").map((s) => s.path));
     for (const [path, w] of shared) {
@@ -211,6 +310,25 @@ export function createFsProvider(opts: FsProviderOptions): FsProvider {
       shared.delete(path);
       void w.close();
     }
+    return { projectRoot, specs };
+  };
+
+  /** Each root's real path, resolved once per list and in parallel; both spellings become known to `covers`. */
+  const realsOf = async (specs: RootSpec[]) => {
+    const resolved = await Promise.all(specs.map((s) => realpath(s.path).then((path): RealPath => ({ path }), (error: unknown): RealPath => ({ error }))));
+    const reals = new Map<string, RealPath>();
+    specs.forEach((s, i) => {
+      const real = resolved[i]!;
+      reals.set(s.path, real);
+      known.add(s.path);
+      if ("path" in real) known.add(real.path);
+    });
+    return reals;
+  };
+
+  const roots = async (cwd?: string) => {
+    const { projectRoot, specs } = await specsFor(cwd);
+    await realsOf(specs);
     return { projectRoot, roots: specs };
   };
 
@@ -218,16 +336,12 @@ export function createFsProvider(opts: FsProviderOptions): FsProvider {
     id: FS_PROVIDER_ID,
     roots,
     async list(query: SkillQuery): Promise<ProviderObservation> {
-      const { projectRoot, roots: specs } = await roots(query.cwd);
+      const { projectRoot, specs } = await specsFor(query.cwd);
       const watches = specs.map((s) => watchFor(s, projectRoot)).filter((w): w is RootWatch => w !== null);
-      // Arm watchers before scanning, so a change during the scan is not lost.
+      // Arm watchers before scanning (resolving the roots included), so a change during the scan is not lost.
       const healthy = (await Promise.all(watches.map((w) => w.ensure()))).every(Boolean);
-      const scans = await Promise.all(specs.map(scanRoot));
-      return {
-        candidates: scans.flatMap((s) => s.candidates),
-        diagnostics: scans.flatMap((s) => s.diagnostics),
-        complete: healthy,
-      };
+      const scan = await scanRoots(specs, await realsOf(specs), opts.openFile);
+      return { candidates: scan.candidates, diagnostics: scan.diagnostics, complete: healthy };
     },
     async get(candidate: SkillCandidate): Promise<SkillDefinition | null> {
       const loc = candidate.locator as Locator | undefined;

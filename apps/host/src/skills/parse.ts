@@ -28,12 +28,15 @@ const refuse = (language: string) => ({
   },
 });
 
+const YAML_OPTIONS = { uniqueKeys: true, prettyErrors: false, logLevel: "silent" } as const;
+const TO_JS = { maxAliasCount: 50 } as const;
+
 const yamlEngine = {
   parse(source: string): object {
-    const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false, logLevel: "silent" });
+    const doc = parseDocument(source, YAML_OPTIONS);
     const first = doc.errors[0];
     if (first) throw new Error(`invalid YAML: ${first.message.split("\n")[0]}`);
-    const value: unknown = doc.toJS({ maxAliasCount: 50 });
+    const value: unknown = doc.toJS(TO_JS);
     if (value === null || value === undefined) return {};
     if (typeof value !== "object" || Array.isArray(value)) throw new Error("the frontmatter must be a mapping of keys to values");
     return value;
@@ -132,17 +135,7 @@ export function parseSkill(text: string): ParseOutcome {
     ...(Object.keys(extra).length > 0 && { extra }),
   };
   const whenToUse = (fm.when_to_use ?? fm["when-to-use"])?.trim();
-  return {
-    ok: true,
-    skill: {
-      declaredName: fm.name,
-      description: fm.description,
-      ...(whenToUse ? { whenToUse } : {}),
-      modelInvocable,
-      userInvocable,
-      meta,
-      body: file.content,
-      warnings,
-    },
-  };
+  const skill: ParsedSkill = { declaredName: fm.name, description: fm.description, modelInvocable, userInvocable, meta, body: file.content, warnings };
+  if (whenToUse) skill.whenToUse = whenToUse;
+  return { ok: true, skill };
 }

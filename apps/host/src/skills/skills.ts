@@ -13,6 +13,7 @@ import type { Disposer, Scope } from "../core/scope.js";
 import type { Store } from "../persistence/store.js";
 import { catalogHook, visibleCatalog } from "./catalog.js";
 import { createFsProvider } from "./fs-provider.js";
+import type { OpenHeadFile } from "./head.js";
 import { inspectSkills } from "./inspect.js";
 import { resolveUserInvocation, userCompletions, type UserInvocation } from "./invoke.js";
 import {
@@ -42,6 +43,8 @@ export interface SkillsDeps {
   cacheSize?: number;
   /** Project roots watched at once (default 8). */
   maxWatchedProjects?: number;
+  /** Opens a skill file for listing (default: the real file system; tests count the bytes read). */
+  openSkillFile?: OpenHeadFile;
   /** Where the `skill` tool is registered for the capability's lifetime (none: not registered; tests). */
   registry?: ToolRegistry;
   /** Where the catalog hook is added (none: not added; tests). */
@@ -119,6 +122,7 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
     customRoots,
     watch,
     maxWatchedProjects: deps.maxWatchedProjects,
+    openFile: deps.openSkillFile,
     onChange: (reason) => registry.invalidate(reason),
     log,
   });
