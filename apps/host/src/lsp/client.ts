@@ -110,16 +110,18 @@ export async function startClient(scope: Scope, opts: ClientOptions): Promise<Ls
   };
 
   const exitWords = (exit: { code: number | null; signal: string | null }) => (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`);
-  // stdout usually ends together with the process: wait a moment for the exit, to say how it ended.
-  connection.onClose(() => {
-    const timer = setTimeout(() => close("closed its connection"), 250);
+  // A stream that ends or breaks (EPIPE) usually does so because the process died: wait a moment for the
+  // exit, to say how it ended; otherwise say what happened to the stream.
+  const streamEnded = (why: string) => {
+    const timer = setTimeout(() => close(why), 250);
     timer.unref();
     void child.exited.then((exit) => {
       clearTimeout(timer);
       close(exitWords(exit));
     });
-  });
-  connection.onError(([error]) => close(`failed on its stdio stream (${messageOf(error)})`));
+  };
+  connection.onClose(() => streamEnded("closed its connection"));
+  connection.onError(([error]) => streamEnded(`failed on its stdio stream (${messageOf(error)})`));
   void child.exited.then((exit) => close(exitWords(exit)));
 
   const folder = { uri: pathToFileURL(opts.root).href, name: basename(opts.root) || opts.root };
