@@ -1,7 +1,7 @@
 "use client";
 import type { SessionInfo } from "@seam/shared";
 import { MoreHorizontalIcon, Trash2Icon } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "@/components/intent-link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -33,7 +33,7 @@ export function SessionList() {
           const active = pathname === `/s/${s.id}`;
           return (
             <li key={s.id} data-testid="session-item" data-session-id={s.id} data-waiting={s.waiting > 0 || undefined} className="group relative">
-              <Link
+              <IntentLink
                 href={`/s/${s.id}`}
                 aria-current={active ? "page" : undefined}
                 className={cn(
@@ -72,7 +72,7 @@ export function SessionList() {
                     <span className="shrink-0">{s.running ? "running" : relativeTime(s.updatedAt, now)}</span>
                   )}
                 </span>
-              </Link>
+              </IntentLink>
               <DropdownMenu>
                 <DropdownMenuTrigger
                   data-testid="session-item-menu"

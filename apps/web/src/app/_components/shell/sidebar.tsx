@@ -1,6 +1,7 @@
 "use client";
 import { BellIcon, BlocksIcon, PanelLeftCloseIcon, PanelLeftOpenIcon, PlugIcon, PlusIcon, PuzzleIcon, SettingsIcon, ShieldCheckIcon, SparklesIcon } from "lucide-react";
 import Link from "next/link";
+import { IntentLink } from "@/components/intent-link";
 import { usePathname } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Tip } from "@/components/ui/tooltip";
@@ -59,9 +60,9 @@ export function Sidebar({
         {NAV.map(({ href, label, icon: Icon }) => (
           <Tip key={href} label={label} side="right">
             <Button asChild variant="subtle" size="icon-sm" className={cn(pathname === href && "bg-subtle text-foreground")}>
-              <Link href={href} aria-label={label}>
+              <IntentLink href={href} aria-label={label}>
                 <Icon />
-              </Link>
+              </IntentLink>
             </Button>
           </Tip>
         ))}
@@ -110,7 +111,7 @@ export function Sidebar({
           )}
         </button>
         {NAV.map(({ href, label, icon: Icon }) => (
-          <Link
+          <IntentLink
             key={href}
             href={href}
             aria-current={pathname === href ? "page" : undefined}
@@ -121,7 +122,7 @@ export function Sidebar({
           >
             <Icon className="size-4" />
             {label}
-          </Link>
+          </IntentLink>
         ))}
         {hostVersion && <div className="px-2.5 pt-1.5 text-[11px] text-muted-foreground/80">host {hostVersion}</div>}
       </nav>
