@@ -199,6 +199,18 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     }),
   };
 
+  /** A session's messages, tool calls and facts matching `where`, merged in seq order (each read through the (sessionId, seq) index). */
+  const itemsInOrder = async (where: { sessionId: string; seq?: { gte: number } }): Promise<TimelineItem[]> => {
+    const orderBy = { seq: "asc" } as const;
+    const [messages, calls, facts] = [
+      await prisma.message.findMany({ where, orderBy }),
+      await prisma.toolCall.findMany({ where, orderBy }),
+      await prisma.fact.findMany({ where, orderBy }),
+    ];
+    const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
+    return all.sort((a, b) => a.seq - b.seq);
+  };
+
   const items: Store["items"] = {
     appendMessage: (sessionId, m) => op(`session ${sessionId}`, async () => {
       const at = now();
@@ -244,15 +256,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     }),
     list: (sessionId) => op(`session ${sessionId}`, async () => {
       await requireSession(sessionId);
-      const where = { sessionId };
-      const orderBy = { seq: "asc" } as const;
-      const [messages, calls, facts] = [
-        await prisma.message.findMany({ where, orderBy }),
-        await prisma.toolCall.findMany({ where, orderBy }),
-        await prisma.fact.findMany({ where, orderBy }),
-      ];
-      const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
-      return all.sort((a, b) => a.seq - b.seq);
+      return itemsInOrder({ sessionId });
     }),
     page: (sessionId, q) => op(`session ${sessionId}`, async () => {
       await requireSession(sessionId);
@@ -276,17 +280,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
         (await prisma.fact.findFirst({ where, select }));
       return found?.seq ?? null;
     }),
-    since: (sessionId, fromSeq) => op(`session ${sessionId}`, async () => {
-      const where = { sessionId, seq: { gte: fromSeq } };
-      const orderBy = { seq: "asc" } as const;
-      const [messages, calls, facts] = [
-        await prisma.message.findMany({ where, orderBy }),
-        await prisma.toolCall.findMany({ where, orderBy }),
-        await prisma.fact.findMany({ where, orderBy }),
-      ];
-      const all: TimelineItem[] = [...messages.map(messageItem), ...calls.map(toolCallItem), ...facts.map(factItem)];
-      return all.sort((a, b) => a.seq - b.seq);
-    }),
+    since: (sessionId, fromSeq) => op(`session ${sessionId}`, () => itemsInOrder({ sessionId, seq: { gte: fromSeq } })),
     lastFact: (sessionId, factKind) => op(`session ${sessionId}`, async () => {
       const row = await prisma.fact.findFirst({ where: { sessionId, kind: factKind }, orderBy: { seq: "desc" } });
       return row ? factItem(row) : null;
