@@ -25,6 +25,7 @@ import * as Shell from "./shell/shell.js";
 import * as Skills from "./skills/skills.js";
 import * as Web from "./web/web.js";
 import * as Workspace from "./workspace/workspace.js";
+import { warmUp } from "./warm-up.js";
 
 export interface HostOptions {
   home: string;
@@ -35,7 +36,7 @@ export interface HostOptions {
 }
 
 /** The composition root: each capability gets its own scope, created in dependency order. */
-export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi> {
+export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi & { warmUp(): Promise<void> }> {
   const startedAt = new Date().toISOString();
   const trace = opts.trace ?? startupTrace;
   // First, before any capability spawns: reap the process groups a crashed host left behind, then record ours.
@@ -113,5 +114,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     checkpoints: turns.api,
     live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live, ...shell.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
+    // main.ts runs it once the server listens (#17 item 2): what the first turn needs, loaded off the request path.
+    warmUp: () => warmUp({ model, store: db.store, others: [() => permissions.warm()] }),
   };
 }

@@ -55,6 +55,8 @@ try {
   const policy = loopbackPolicy(token, [port, webPort], extraOrigins);
   const { port: actual } = await startupTrace.phase("server listen", () => serveTrpc(root, { host, policy, bind, port }));
   allowLoopbackPort(policy, actual);
+  // Off the path to readiness: the first turn then costs what later ones do.
+  setImmediate(() => void host.warmUp());
   if (traceStartupWanted(env)) {
     const total = performance.now();
     console.error(`${startupTrace.format()}\n[startup] ready after ${total.toFixed(1)} ms (since the process started)`);
