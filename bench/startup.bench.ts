@@ -4,6 +4,7 @@
  *
  * - **bare (baseline)**: a bare Node HTTP server (`node -e` + `http.createServer`), ready at its first HTTP 200.
  * - **host**: spawn → first tRPC answer (`health` with the host token).
+ * - **host (restart)**: the host again on the data directory the previous start created (database up to date).
  * - **host + web**: both spawned at once; ready when the host answers `health` and the web app answers `/` with 200.
  *
  * For each: wall time spawn → ready, CPU seconds of the process tree until ready (`/proc/<pid>/stat` utime+stime,
@@ -28,7 +29,8 @@ import { percentile } from "./stats.js";
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 2000);
 const root = fileURLToPath(new URL("..", import.meta.url));
-const hostMain = join(root, "apps/host/dist/main.js");
+// BENCH_HOST_MAIN runs another build of the host (e.g. the base commit's, for the "before" column).
+const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, "apps/host/dist/main.js");
 const nextBin = join(root, "node_modules/next/dist/bin/next");
 const webBuilt = existsSync(join(root, "apps/web/.next/BUILD_ID"));
 const TICK = 100; // USER_HZ on Linux
@@ -118,10 +120,10 @@ async function startBare(): Promise<Started> {
   return { children: [child], readyMs: performance.now() - t0, cpu: cpuSeconds([child.pid!]) };
 }
 
-async function startSeam(withWeb: boolean, modelURL: string): Promise<Started> {
-  const home = mkdtempSync(join(tmpdir(), "seam-bench-startup-"));
+async function startSeam(withWeb: boolean, modelURL: string, again?: string): Promise<Started> {
+  const home = again ?? mkdtempSync(join(tmpdir(), "seam-bench-startup-"));
   const token = `bench-${"x".repeat(40)}`;
-  writeFileSync(join(home, "host-token"), `${token}\n`, { mode: 0o600 });
+  if (!again) writeFileSync(join(home, "host-token"), `${token}\n`, { mode: 0o600 });
   const [port, webPort] = [await freePort(), await freePort()];
   const hostUrl = `http://127.0.0.1:${port}`;
   const env = {
@@ -211,14 +213,13 @@ const workspace = mkdtempSync(join(tmpdir(), "seam-bench-startup-ws-"));
 writeFileSync(join(workspace, "a.txt"), "a\n");
 
 type Row = { ready: number[]; cpu: number[]; rss: number[]; pss: number[] };
-const rows: Record<"bare" | "host" | "web", Row> = {
-  bare: { ready: [], cpu: [], rss: [], pss: [] }, host: { ready: [], cpu: [], rss: [], pss: [] }, web: { ready: [], cpu: [], rss: [], pss: [] },
-};
+const row = (): Row => ({ ready: [], cpu: [], rss: [], pss: [] });
+const rows = { bare: row(), host: row(), restart: row(), web: row() };
 const turn1: number[] = [];
 const turn2: number[] = [];
 const bareToken: number[] = [];
 
-async function measure(kind: keyof typeof rows, start: () => Promise<Started>, after?: (s: Started) => Promise<void>) {
+async function measure(kind: keyof typeof rows, start: () => Promise<Started>, after?: (s: Started) => Promise<void>, keepHome = false) {
   const s = await start();
   try {
     rows[kind].ready.push(s.readyMs);
@@ -230,18 +231,22 @@ async function measure(kind: keyof typeof rows, start: () => Promise<Started>, a
     await after?.(s);
   } finally {
     await stop(s.children);
-    if (s.home) rmSync(s.home, { recursive: true, force: true });
+    if (s.home && !keepHome) rmSync(s.home, { recursive: true, force: true });
   }
 }
 
 for (let run = 0; run < RUNS; run++) {
   await measure("bare", startBare);
+  let home = "";
   await measure("host", () => startSeam(false, model.baseURL), async (s) => {
+    home = s.home!;
     const [a, b] = await firstTokens(s, workspace);
     turn1.push(a);
     turn2.push(b);
     bareToken.push(await bareFirstToken(model.baseURL));
-  });
+  }, true);
+  // The usual start: the same data directory again, its database already migrated.
+  await measure("restart", () => startSeam(false, model.baseURL, home));
   if (webBuilt) await measure("web", () => startSeam(true, model.baseURL));
 }
 
@@ -253,7 +258,8 @@ console.log(`startup: spawn → ready, idle memory after ${IDLE_MS} ms, first to
 console.log(`  ${"".padEnd(26)}${"ready".padStart(12)}${"".padStart(8)}${"CPU s".padStart(12)}${"".padStart(8)}${"idle RSS".padStart(12)}${"".padStart(8)}${"idle PSS".padStart(12)}${"".padStart(8)}`);
 const line = (label: string, r: Row) => console.log(`  ${label.padEnd(26)}${f(med(r.ready), "ms")}${ratio(med(r.ready), med(b.ready))}${f(med(r.cpu), "s", 2)}${ratio(med(r.cpu), med(b.cpu))}${f(med(r.rss), "MiB")}${ratio(med(r.rss), med(b.rss))}${f(med(r.pss), "MiB")}${ratio(med(r.pss), med(b.pss))}`);
 line("bare node http (baseline)", b);
-line("host", rows.host);
+line("host (fresh data dir)", rows.host);
+line("host (restart, same dir)", rows.restart);
 if (webBuilt) line("host + web", rows.web);
 else console.log("  host + web: skipped (the web app is not built: npm run build)");
 console.log(`  send → first token (host alone, scripted model on loopback):`);
