@@ -228,6 +228,33 @@ export async function deployMigrations(opts: MigrateOptions): Promise<{ applied:
   return { applied: out.appliedMigrationNames };
 }
 
+/**
+ * `deployMigrations` for the host's start: an up-to-date database is answered here without the engine;
+ * otherwise the engine runs in a worker thread that ends afterwards, so its ~50 MB of WASM memory do not
+ * stay with the host. Errors are the same HostErrors (code, message, data). From sources (vitest), where
+ * there is no built worker file, it runs in this thread.
+ */
+export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEngine">): Promise<{ applied: string[] }> {
+  ensureDbDir(opts.url);
+  readSchema(opts.schemaPath);
+  if (upToDate(opts.url, readMigrations(opts.migrationsDir))) return { applied: [] };
+  const file = new URL("./migrate-worker.js", import.meta.url);
+  if (!existsSync(fileURLToPath(file))) return deployMigrations(opts);
+  const { Worker } = await import("node:worker_threads");
+  type Answer = { ok: true; applied: string[] } | { ok: false; code: HostError["code"]; message: string; data?: HostError["data"] };
+  const answer = await new Promise<Answer>((resolve, reject) => {
+    const worker = new Worker(file, { workerData: { url: opts.url, schemaPath: opts.schemaPath, migrationsDir: opts.migrationsDir } });
+    let settled = false;
+    worker.once("message", (m: Answer) => { settled = true; resolve(m); });
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (!settled) reject(new HostError("internal:db", `the migration worker exited (${code}) without an answer`));
+    });
+  });
+  if (!answer.ok) throw new HostError(answer.code, answer.message, answer.data);
+  return { applied: answer.applied };
+}
+
 interface MigrationRow { migration_name: string; checksum: string; finished_at: unknown; rolled_back_at: unknown }
 
 /**
