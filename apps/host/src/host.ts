@@ -115,6 +115,6 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live, ...shell.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
     // main.ts runs it once the server listens (#17 item 2): what the first turn needs, loaded off the request path.
-    warmUp: () => warmUp({ model, store: db.store, others: [() => permissions.warm()] }),
+    warmUp: () => warmUp({ model, store: db.store, registry, others: [() => permissions.warm(), () => skills.warm()] }),
   };
 }

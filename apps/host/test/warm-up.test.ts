@@ -35,7 +35,8 @@ describe("warm-up after start (#17 item 2)", () => {
           contextWindow: () => Promise.reject(new Error("no window")),
           toolBudget: async () => ({ maxTools: 1, maxPercent: 1, window: null }),
         },
-        store: { sessions: { get: async () => { ran.push("sessions"); return null; } } } as never,
+        store: { sessions: { get: async () => { ran.push("sessions"); return null; } }, items: { since: async () => [], lastFact: async () => null }, turns: { list: async () => [], byIds: async () => [] } } as never,
+        registry: { visible: () => [] },
         others: [async () => { ran.push("other"); }, () => Promise.reject(new Error("grammar missing"))],
       });
     } finally {

@@ -9,6 +9,11 @@ const load = createRequire(import.meta.url);
 let modules: { matter: typeof matterFn; parseDocument: typeof import("yaml").parseDocument } | undefined;
 const lib = () => (modules ??= { matter: load("gray-matter") as typeof matterFn, parseDocument: (load("yaml") as typeof import("yaml")).parseDocument });
 
+/** Loads gray-matter and yaml now (the host's warm-up after start); `parseSkill` loads them on first use anyway. */
+export function loadParser(): void {
+  lib();
+}
+
 /** A parsed SKILL.md (or flat `<name>.md`): frontmatter mapped to Seam's fields, and the body verbatim. */
 export interface ParsedSkill {
   /** The frontmatter's `name`, if it has one (must equal the folder or file name). */
