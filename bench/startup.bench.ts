@@ -29,8 +29,10 @@ import { percentile } from "./stats.js";
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 2000);
 const root = fileURLToPath(new URL("..", import.meta.url));
-// BENCH_HOST_MAIN runs another build of the host (e.g. the base commit's, for the "before" column).
+// BENCH_HOST_MAIN runs another build of the host; BENCH_COMPARE_MAIN measures a second build (e.g. the base
+// commit's, for a "before" column) in the same runs, interleaved, so both see the same machine load.
 const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, "apps/host/dist/main.js");
+const compareMain = process.env.BENCH_COMPARE_MAIN;
 const nextBin = join(root, "node_modules/next/dist/bin/next");
 const webBuilt = existsSync(join(root, "apps/web/.next/BUILD_ID"));
 const TICK = 100; // USER_HZ on Linux
@@ -120,7 +122,7 @@ async function startBare(): Promise<Started> {
   return { children: [child], readyMs: performance.now() - t0, cpu: cpuSeconds([child.pid!]) };
 }
 
-async function startSeam(withWeb: boolean, modelURL: string, again?: string): Promise<Started> {
+async function startSeam(withWeb: boolean, modelURL: string, again?: string, main = hostMain): Promise<Started> {
   const home = again ?? mkdtempSync(join(tmpdir(), "seam-bench-startup-"));
   const token = `bench-${"x".repeat(40)}`;
   if (!again) writeFileSync(join(home, "host-token"), `${token}\n`, { mode: 0o600 });
@@ -131,7 +133,7 @@ async function startSeam(withWeb: boolean, modelURL: string, again?: string): Pr
     SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: modelURL, SEAM_MODEL: "bench",
   };
   const t0 = performance.now();
-  const children = [spawn(process.execPath, [hostMain, "--home", home, "--port", String(port), "--web-port", String(webPort)], { env, stdio: "ignore" })];
+  const children = [spawn(process.execPath, [main, "--home", home, "--port", String(port), "--web-port", String(webPort)], { env, stdio: "ignore" })];
   if (withWeb) children.push(spawn(process.execPath, [nextBin, "start", join(root, "apps/web"), "-H", "127.0.0.1", "-p", String(webPort)], { env, stdio: "ignore" }));
   const auth = { authorization: `Bearer ${token}` };
   await Promise.all([
@@ -214,9 +216,8 @@ writeFileSync(join(workspace, "a.txt"), "a\n");
 
 type Row = { ready: number[]; cpu: number[]; rss: number[]; pss: number[] };
 const row = (): Row => ({ ready: [], cpu: [], rss: [], pss: [] });
-const rows = { bare: row(), host: row(), restart: row(), web: row() };
-const turn1: number[] = [];
-const turn2: number[] = [];
+const rows = { bare: row(), host: row(), restart: row(), web: row(), cmpHost: row(), cmpRestart: row(), cmpWeb: row() };
+const turns = { main: { t1: [] as number[], t2: [] as number[] }, cmp: { t1: [] as number[], t2: [] as number[] } };
 const bareToken: number[] = [];
 
 async function measure(kind: keyof typeof rows, start: () => Promise<Started>, after?: (s: Started) => Promise<void>, keepHome = false) {
@@ -235,19 +236,26 @@ async function measure(kind: keyof typeof rows, start: () => Promise<Started>, a
   }
 }
 
-for (let run = 0; run < RUNS; run++) {
-  await measure("bare", startBare);
+async function seamRuns(main: string, k: "main" | "cmp") {
+  const [host, restart, web] = k === "main" ? (["host", "restart", "web"] as const) : (["cmpHost", "cmpRestart", "cmpWeb"] as const);
   let home = "";
-  await measure("host", () => startSeam(false, model.baseURL), async (s) => {
+  await measure(host, () => startSeam(false, model.baseURL, undefined, main), async (s) => {
     home = s.home!;
     const [a, b] = await firstTokens(s, workspace);
-    turn1.push(a);
-    turn2.push(b);
-    bareToken.push(await bareFirstToken(model.baseURL));
+    turns[k].t1.push(a);
+    turns[k].t2.push(b);
   }, true);
   // The usual start: the same data directory again, its database already migrated.
-  await measure("restart", () => startSeam(false, model.baseURL, home));
-  if (webBuilt) await measure("web", () => startSeam(true, model.baseURL));
+  await measure(restart, () => startSeam(false, model.baseURL, home, main));
+  if (webBuilt) await measure(web, () => startSeam(true, model.baseURL, undefined, main));
+}
+
+for (let run = 0; run < RUNS; run++) {
+  await measure("bare", startBare);
+  bareToken.push(await bareFirstToken(model.baseURL));
+  // Alternate which build goes first, so drift on a shared machine hits both alike.
+  const order: ["main" | "cmp", string][] = compareMain ? (run % 2 ? [["cmp", compareMain], ["main", hostMain]] : [["main", hostMain], ["cmp", compareMain]]) : [["main", hostMain]];
+  for (const [k, main] of order) await seamRuns(main, k);
 }
 
 const med = (xs: number[]) => percentile(xs, 50);
@@ -255,17 +263,24 @@ const f = (n: number, unit: string, digits = 0) => `${n.toFixed(digits)} ${unit}
 const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`.padStart(8);
 const b = rows.bare;
 console.log(`startup: spawn → ready, idle memory after ${IDLE_MS} ms, first token; medians of ${RUNS} runs (fresh data dir each run)`);
-console.log(`  ${"".padEnd(26)}${"ready".padStart(12)}${"".padStart(8)}${"CPU s".padStart(12)}${"".padStart(8)}${"idle RSS".padStart(12)}${"".padStart(8)}${"idle PSS".padStart(12)}${"".padStart(8)}`);
+console.log(`  ${"".padEnd(32)}${"ready".padStart(12)}${"".padStart(8)}${"CPU s".padStart(12)}${"".padStart(8)}${"idle RSS".padStart(12)}${"".padStart(8)}${"idle PSS".padStart(12)}${"".padStart(8)}`);
 const line = (label: string, r: Row) => console.log(`  ${label.padEnd(26)}${f(med(r.ready), "ms")}${ratio(med(r.ready), med(b.ready))}${f(med(r.cpu), "s", 2)}${ratio(med(r.cpu), med(b.cpu))}${f(med(r.rss), "MiB")}${ratio(med(r.rss), med(b.rss))}${f(med(r.pss), "MiB")}${ratio(med(r.pss), med(b.pss))}`);
 line("bare node http (baseline)", b);
-line("host (fresh data dir)", rows.host);
-line("host (restart, same dir)", rows.restart);
-if (webBuilt) line("host + web", rows.web);
-else console.log("  host + web: skipped (the web app is not built: npm run build)");
+const builds: ["main" | "cmp", string, Row, Row, Row][] = [["main", compareMain ? "this build: " : "", rows.host, rows.restart, rows.web]];
+if (compareMain) builds.unshift(["cmp", "compared: ", rows.cmpHost, rows.cmpRestart, rows.cmpWeb]);
+for (const [, label, host, restart, web] of builds) {
+  line(`${label}host (fresh dir)`, host);
+  line(`${label}host (restart)`, restart);
+  if (webBuilt) line(`${label}host + web`, web);
+}
+if (!webBuilt) console.log("  host + web: skipped (the web app is not built: npm run build)");
 console.log(`  send → first token (host alone, scripted model on loopback):`);
 console.log(`    bare streaming fetch (baseline)  ${f(med(bareToken), "ms", 1)}`);
-console.log(`    turn 1 of a fresh host           ${f(med(turn1), "ms", 1)}${ratio(med(turn1), med(bareToken))}  (p99 ${percentile(turn1, 99).toFixed(1)} ms)`);
-console.log(`    turn 2                           ${f(med(turn2), "ms", 1)}${ratio(med(turn2), med(bareToken))}  turn 1 / turn 2 = ${(med(turn1) / med(turn2)).toFixed(2)}×`);
+for (const [k, label] of builds) {
+  const { t1, t2 } = turns[k];
+  console.log(`    ${label}turn 1 of a fresh host`.padEnd(37) + `${f(med(t1), "ms", 1)}${ratio(med(t1), med(bareToken))}  (p99 ${percentile(t1, 99).toFixed(1)} ms)`);
+  console.log(`    ${label}turn 2`.padEnd(37) + `${f(med(t2), "ms", 1)}${ratio(med(t2), med(bareToken))}  turn 1 / turn 2 = ${(med(t1) / med(t2)).toFixed(2)}×`);
+}
 
 await model.close();
 rmSync(workspace, { recursive: true, force: true });
