@@ -67,7 +67,9 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   }));
   // Registers the `lsp` tool itself while at least one language server routes files (LSP-3, LSP-5).
   const lsp = await trace.phase("create lsp", () => Lsp.create(scope.child("lsp"), { store: db.store, registry }));
-  const shell = await trace.phase("create shell", () => Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env }));
+  // The shell's bwrap probe is a child process (~0.1 s of waiting): the next capabilities are created meanwhile.
+  const shellReady = trace.phase("create shell", () => Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env }));
+  shellReady.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
   const mcp = await trace.phase("create mcp", () => Mcp.create(scope.child("mcp"), { db, registry, secrets }));
   // Sessions are created below; these closures only run once a request names a session.
   const skills = await trace.phase("create skills", () => Skills.create(scope.child("skills"), {
@@ -80,6 +82,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   // Created before the sessions, so it is disposed after them: a turn ended by shutdown still gets its end snapshot.
   const checkpointsScope = scope.child("checkpoints");
   const checkpoints = await trace.phase("create checkpoints", () => Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env }));
+  const shell = await shellReady;
   const sessions = createSessionService(scope.child("sessions"), {
     store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(), toolSet,
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
