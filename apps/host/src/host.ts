@@ -13,6 +13,7 @@ import * as Checkpoints from "./checkpoints/checkpoints.js";
 import { turnCheckpoints } from "./checkpoints/turns.js";
 import { recordChildGroups } from "./core/child-groups.js";
 import { processesApi } from "./core/process.js";
+import { startupTrace, type StartupTrace } from "./core/startup-trace.js";
 import * as Extensions from "./extensions/extensions.js";
 import { createSecretSource } from "./llm/secrets.js";
 import * as Lsp from "./lsp/lsp.js";
@@ -24,22 +25,30 @@ import * as Shell from "./shell/shell.js";
 import * as Skills from "./skills/skills.js";
 import * as Web from "./web/web.js";
 import * as Workspace from "./workspace/workspace.js";
+import { warmUp } from "./warm-up.js";
 
-export interface HostOptions { home: string; env: NodeJS.ProcessEnv; version: string }
+export interface HostOptions {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  /** Receives a phase per step of start-up (default: the process's trace, printed by main.ts with SEAM_TRACE_STARTUP=1). */
+  trace?: StartupTrace;
+}
 
 /** The composition root: each capability gets its own scope, created in dependency order. */
-export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi> {
+export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi & { warmUp(): Promise<void> }> {
   const startedAt = new Date().toISOString();
+  const trace = opts.trace ?? startupTrace;
   // First, before any capability spawns: reap the process groups a crashed host left behind, then record ours.
-  await recordChildGroups(scope.child("children"), { home: opts.home });
-  const db = await openDatabase(scope.child("db"), { home: opts.home });
-  const recovered = await db.store.recoverInterrupted();
+  await trace.phase("child groups", () => recordChildGroups(scope.child("children"), { home: opts.home }));
+  const db = await trace.phase("database open + migrations", () => openDatabase(scope.child("db"), { home: opts.home }));
+  const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());
   if (recovered.turns > 0) console.error(`[host] marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
 
   const registry = createToolRegistry();
-  const permissions = await Permissions.create(scope.child("permissions"), {
+  const permissions = await trace.phase("create permissions", () => Permissions.create(scope.child("permissions"), {
     db, sessionTitle: async (id) => (await db.store.sessions.get(id))?.title ?? null,
-  });
+  }));
   const runtime = createToolRuntime({ registry, authorize: permissions.authorize });
   const hooks = createStepHooks();
   const secrets = createSecretSource({ home: opts.home, env: opts.env });
@@ -49,28 +58,31 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   scope.add(registry.register(toolSearchTool({ tools: toolSet })), "tool:tool_search");
 
   // Seam's own writes reach the skills cache and the language servers at once (CODE-6); the closures run only on a write.
-  const workspace = Workspace.create(scope.child("workspace"), {
+  const workspace = await trace.phase("create workspace", () => Workspace.create(scope.child("workspace"), {
     registry,
     afterWrite: async ({ workspace: root, abs }) => {
       skills.invalidate(abs);
       await lsp.pool.fileChanged(root, abs, "changed");
     },
-  });
+  }));
   // Registers the `lsp` tool itself while at least one language server routes files (LSP-3, LSP-5).
-  const lsp = await Lsp.create(scope.child("lsp"), { store: db.store, registry });
-  const shell = await Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env });
-  const mcp = await Mcp.create(scope.child("mcp"), { db, registry, secrets });
+  const lsp = await trace.phase("create lsp", () => Lsp.create(scope.child("lsp"), { store: db.store, registry }));
+  // The shell's bwrap probe is a child process (~0.1 s of waiting): the next capabilities are created meanwhile.
+  const shellReady = trace.phase("create shell", () => Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env }));
+  shellReady.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+  const mcp = await trace.phase("create mcp", () => Mcp.create(scope.child("mcp"), { db, registry, secrets }));
   // Sessions are created below; these closures only run once a request names a session.
-  const skills = Skills.create(scope.child("skills"), {
+  const skills = await trace.phase("create skills", () => Skills.create(scope.child("skills"), {
     store: db.store, userHome: opts.env.HOME ?? homedir(), registry, hooks, workspaceOf: (id) => sessions.workspaceOf(id),
     visibleCatalog: (id) => sessions.visibleCatalog(id),
-  });
-  const web = await Web.create(scope.child("web"), {
+  }));
+  const web = await trace.phase("create web", () => Web.create(scope.child("web"), {
     store: db.store, secrets, registry, env: opts.env, turnOf: (sessionId) => sessions.runningTurn(sessionId),
-  });
+  }));
   // Created before the sessions, so it is disposed after them: a turn ended by shutdown still gets its end snapshot.
   const checkpointsScope = scope.child("checkpoints");
-  const checkpoints = await Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env });
+  const checkpoints = await trace.phase("create checkpoints", () => Checkpoints.create(checkpointsScope, { home: opts.home, env: opts.env }));
+  const shell = await shellReady;
   const sessions = createSessionService(scope.child("sessions"), {
     store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(), toolSet,
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
@@ -84,10 +96,10 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     forks: { forkBefore: (id, itemId) => sessions.forkBefore(id, itemId), remove: (id) => sessions.remove(id) },
   });
   for (const dispose of turns.disposers) checkpointsScope.add(dispose, "checkpoints:turns");
-  const extensions = Extensions.create(scope.child("extensions"), {
+  const extensions = await trace.phase("create extensions", () => Extensions.create(scope.child("extensions"), {
     db, registry, sessions, broker: permissions.broker,
     audit: (decision) => permissions.recordRun(decision),
-  });
+  }));
 
   return {
     sessions,
@@ -105,5 +117,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     checkpoints: turns.api,
     live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live, ...shell.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
+    // main.ts runs it once the server listens (#17 item 2): what the first turn needs, loaded off the request path.
+    warmUp: () => warmUp({ model, store: db.store, registry, others: [() => permissions.warm(), () => skills.warm()] }),
   };
 }

@@ -3,10 +3,13 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createScope } from "./core/scope.js";
 import { messageOf } from "./core/errors.js";
+import { startupTrace, traceStartupWanted } from "./core/startup-trace.js";
 import { createHost } from "./host.js";
 import { allowLoopbackPort, loadHostToken, loopbackPolicy } from "./trpc/auth.js";
 import { serveTrpc } from "./trpc/server.js";
 
+// Everything above (Node's bootstrap and the static module graph) is the first phase of the start-up trace.
+startupTrace.mark("imports");
 const VERSION = "0.1.0";
 
 const { values } = parseArgs({
@@ -50,8 +53,14 @@ try {
   const host = await createHost(root, { home, env, version: VERSION });
   const token = loadHostToken(home);
   const policy = loopbackPolicy(token, [port, webPort], extraOrigins);
-  const { port: actual } = await serveTrpc(root, { host, policy, bind, port });
+  const { port: actual } = await startupTrace.phase("server listen", () => serveTrpc(root, { host, policy, bind, port }));
   allowLoopbackPort(policy, actual);
+  // Off the path to readiness: the first turn then costs what later ones do.
+  setImmediate(() => void host.warmUp());
+  if (traceStartupWanted(env)) {
+    const total = performance.now();
+    console.error(`${startupTrace.format()}\n[startup] ready after ${total.toFixed(1)} ms (since the process started)`);
+  }
   console.log(`[host] Seam host ${VERSION} listening on http://${bind}:${actual}/trpc (data: ${home})`);
   console.log(`[host] Open Seam: http://127.0.0.1:${webPort}/?token=${token}`);
 } catch (error) {

@@ -1,4 +1,16 @@
-import { countTokens } from "gpt-tokenizer";
+import { createRequire } from "node:module";
+
+type Tokenizer = typeof import("gpt-tokenizer");
+let tokenizer: Tokenizer | undefined;
+/**
+ * gpt-tokenizer's o200k tables cost ~0.3 s and ~65 MB to load, so they load on the first count (the
+ * host warms them right after start, off the request path: `agent/warm-up.ts`). `countText` stays
+ * synchronous, hence `require` (the package's CommonJS build; nothing else imports it).
+ */
+const countTokens: Tokenizer["countTokens"] = (text, options) => {
+  tokenizer ??= createRequire(import.meta.url)("gpt-tokenizer") as Tokenizer;
+  return tokenizer.countTokens(text, options);
+};
 
 /** Text longer than this is counted on a prefix and scaled (a bound on the work per string). */
 export const EXACT_CHARS_MAX = 256 * 1024;

@@ -1,5 +1,17 @@
-import { APICallError, RetryError } from "ai";
+import type { APICallError, RetryError } from "ai";
 import { HostError } from "../core/errors.js";
+
+/**
+ * The AI SDK's error classes, loaded with the provider adapters (`llm.ts` awaits this before a model
+ * step): `ai` costs ~0.25 s to import, so the host does not load it at start. Before it is loaded no
+ * SDK code has run, so no error can be one of its classes.
+ */
+let classes: { APICallError: typeof APICallError; RetryError: typeof RetryError } | undefined;
+export async function loadFailureClasses(): Promise<void> {
+  if (classes) return;
+  const { APICallError, RetryError } = await import("ai");
+  classes = { APICallError, RetryError };
+}
 
 /** What a failure message may mention. `key` is only used to scrub it from provider text. */
 export interface FailureContext {
@@ -64,8 +76,8 @@ function fromApiCall(e: APICallError, ctx: FailureContext): HostError {
 export function toLlmError(error: unknown, ctx: FailureContext, signal: AbortSignal): HostError {
   if (signal.aborted || isAbortLike(error)) return aborted();
   if (error instanceof HostError) return error;
-  const inner = RetryError.isInstance(error) ? error.lastError : error;
-  if (APICallError.isInstance(inner)) return fromApiCall(inner, ctx);
+  const inner = classes?.RetryError.isInstance(error) ? error.lastError : error;
+  if (classes?.APICallError.isInstance(inner)) return fromApiCall(inner, ctx);
   if (inner instanceof Error) {
     return new HostError("unavailable:llm", `The model endpoint sent a response Seam could not use: ${scrub(inner.message, ctx.key)}`, { reason: "bad_response", url: ctx.baseURL });
   }

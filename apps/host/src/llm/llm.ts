@@ -1,8 +1,8 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { createAnthropic } from "@ai-sdk/anthropic";
+import type { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { ModelSettings } from "@seam/shared";
 import { HostError } from "../core/errors.js";
-import { aborted, toLlmError, type FailureContext } from "./failure.js";
+import { aborted, loadFailureClasses, toLlmError, type FailureContext } from "./failure.js";
 import { toModelPrompt, type ModelPrompt } from "./messages.js";
 import { keyEnvFor } from "./presets.js";
 import { missingKeyMessage, type SecretSource } from "./secrets.js";
@@ -88,8 +88,21 @@ function parseInput(input: string): unknown {
   }
 }
 
-function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined): ProviderModel {
-  if (settings.provider === "anthropic") return createAnthropic({ baseURL, apiKey: key ?? "" })(model);
+/**
+ * The provider adapters (AI SDK, ~0.1–0.2 s and ~16 MB each) load on the first model step of a provider,
+ * not at host start; `warmProvider` does it right after start (`agent/warm-up.ts`).
+ */
+export async function warmProvider(provider: ModelSettings["provider"]): Promise<void> {
+  await Promise.all([loadFailureClasses(), provider === "anthropic" ? import("@ai-sdk/anthropic") : provider === "none" ? undefined : import("@ai-sdk/openai-compatible")]);
+}
+
+async function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined): Promise<ProviderModel> {
+  await loadFailureClasses();
+  if (settings.provider === "anthropic") {
+    const { createAnthropic } = await import("@ai-sdk/anthropic");
+    return createAnthropic({ baseURL, apiKey: key ?? "" })(model);
+  }
+  const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
   return createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey: key, includeUsage: true })(model);
 }
 
@@ -105,7 +118,7 @@ async function* streamStep(settings: ModelSettings, ctx: FailureContext, secrets
   req.signal.addEventListener("abort", forward, { once: true });
   try {
     const prompt: ModelPrompt = toModelPrompt(req.system, req.messages);
-    const { stream } = await languageModel(settings, ctx.model, ctx.baseURL, secret?.value).doStream({
+    const { stream } = await (await languageModel(settings, ctx.model, ctx.baseURL, secret?.value)).doStream({
       prompt,
       tools: req.tools.length > 0 ? toTools(req.tools) : undefined,
       abortSignal: local.signal,

@@ -2,7 +2,7 @@ import type { LspProcessView } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import { createRestartBudget, type RestartBudget, type RestartPolicy } from "../core/supervisor.js";
-import { startClient, type LspClient } from "./client.js";
+import type { LspClient } from "./client.js";
 import type { OpenDocuments } from "./documents.js";
 import type { PoolEvent, PoolServerConfig } from "./pool-types.js";
 import type { Serialized } from "./workspace-queue.js";
@@ -123,6 +123,8 @@ async function stopProcess(d: ProcessDeps, entry: Entry, state: LspProcessView["
 async function spawn(d: ProcessDeps, entry: Entry, serverScope: Scope): Promise<LspClient> {
   const config = entry.config;
   try {
+    // vscode-jsonrpc (~0.1 s, ~10 MB) loads with the first language server, not at host start.
+    const { startClient } = await import("./client.js");
     const client = await startClient(serverScope, {
       label: `lsp:${config.id}`, command: config.command, args: config.args, root: entry.root, initializationOptions: config.initializationOptions,
       settings: config.settings,

@@ -3,9 +3,9 @@ import { HostError } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { ToolRegistry } from "../agent/registry.js";
-import { createSupervisor, type Clock, type Supervisor, type SupervisorPolicy } from "./supervisor.js";
+import type { Clock, Supervisor, SupervisorPolicy } from "./supervisor.js";
 import type { FetchLimits } from "./sync.js";
-import type { TransportFactory } from "./transport.js";
+import type { TransportFactory, ValueLookup } from "./transport.js";
 
 export type Info = McpServerView;
 export type Status = McpServerState;
@@ -36,6 +36,8 @@ export interface Deps {
   log?: Log;
   /** For tests and tools: how to connect, which timers, which policy. */
   transport?: TransportFactory;
+  /** Without `transport`: how the default transports resolve a config's env references. */
+  lookup?: ValueLookup;
   clock?: Clock;
   policy?: Partial<SupervisorPolicy>;
   limits?: Partial<Omit<FetchLimits, "signal">>;
@@ -47,6 +49,11 @@ interface Entry {
   scope: Scope | undefined;
   /** Set while stop() runs: the name stays taken until the old process is gone. */
   stopping: Promise<void> | undefined;
+}
+
+async function loadModules() {
+  const [{ createSupervisor }, { transportFactory }] = await Promise.all([import("./supervisor.js"), import("./transport.js")]);
+  return { createSupervisor, transportFactory };
 }
 
 export function create(scope: Scope, deps: Deps): Interface {
@@ -102,6 +109,8 @@ export function create(scope: Scope, deps: Deps): Interface {
       }
       const config = parsed.data;
       const name = config.name;
+      // The supervisor, the MCP SDK and ajv (~0.5 s of imports, ~30 MB) load with the first enabled server, not at host start.
+      const modules = config.enabled ? await loadModules() : undefined;
       if (scope.disposed) throw new HostError("closed:mcp", `Cannot start MCP server "${name}": the MCP hub is shut down.`);
       if (servers.has(name)) {
         throw new HostError("conflict:mcp", `An MCP server named "${name}" is already running; stop it first or choose another name.`, { reason: "duplicate_server" });
@@ -114,13 +123,13 @@ export function create(scope: Scope, deps: Deps): Interface {
       }
       const serverScope = scope.child(`mcp:${name}`);
       entry.scope = serverScope;
-      const supervisor = createSupervisor({
+      const supervisor = modules!.createSupervisor({
         config,
         scope: serverScope,
         registry: deps.registry,
         log,
         onChange: () => changed(name),
-        transport: deps.transport,
+        transport: deps.transport ?? (deps.lookup ? modules!.transportFactory(deps.lookup) : undefined),
         clock: deps.clock,
         policy: deps.policy,
         limits: deps.limits,

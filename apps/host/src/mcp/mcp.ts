@@ -7,7 +7,6 @@ import type { Database } from "../persistence/db.js";
 import { create as createHub } from "./hub.js";
 import { createMcpService, type McpService } from "./service.js";
 import { mcpStatus } from "./status.js";
-import { transportFactory } from "./transport.js";
 
 /** What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the host confirmed it (MCP-10). */
 export type Api = Omit<McpService, "events" | "settled">;
@@ -31,8 +30,7 @@ export interface Deps {
 
 /** Starts the hub (supervised servers, generation sync) and the service that saves and manages their configs. */
 export async function create(scope: Scope, deps: Deps): Promise<Interface> {
-  const transport = transportFactory((name) => deps.secrets.get(name)?.value);
-  const hub = createHub(scope, { registry: deps.registry, transport });
+  const hub = createHub(scope, { registry: deps.registry, lookup: (name) => deps.secrets.get(name)?.value });
   const service = await createMcpService(scope, { hub, db: deps.db });
   return {
     api: service,

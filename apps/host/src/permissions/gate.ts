@@ -18,6 +18,8 @@ export interface GateDeps {
   /** The session's title and own mode (null follows the default). */
   session(sessionId: string): Promise<{ title: string; mode: PermissionMode | null } | null>;
   defaultMode(): Promise<PermissionMode>;
+  /** Resolves once the checks can run (the bash grammar loaded or known to be missing). */
+  ready?(): Promise<void>;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createGate(deps: GateDeps): Authorize {
     const mode = session?.mode ?? (await deps.defaultMode());
     const call: CallFacts = { tool: tool.name, effect: tool.effect, args, workspace: req.workspace };
     const rules = await deps.store.rulesFor(req.sessionId, req.workspace);
+    await deps.ready?.();
     const verdict = evaluate(call, { mode, rules });
     const base = {
       sessionId: req.sessionId, sessionTitle: session?.title ?? req.sessionId, workspace: req.workspace, kind: "tool_call" as const,

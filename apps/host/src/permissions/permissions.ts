@@ -70,6 +70,8 @@ export interface Interface {
   /** Withdraws the session's requests and drops its own rules (before it is deleted). */
   forgetSession(sessionId: string): Promise<void>;
   status(): CapabilityRow;
+  /** Loads the bash grammar now (the host's warm-up after start); checks load it on first need anyway. */
+  warm(): Promise<void>;
 }
 
 /** Permissions and approvals (PERM-1..4): the gate on every tool call, rules, modes, the audit log. */
@@ -77,8 +79,9 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   const store = createPermissionStore(deps.db);
   const broker = createApprovalBroker();
   let parserProblem: string | null = null;
-  // Shell rules need the bash grammar; without it every command asks (the parser reports a problem).
-  await loadShellParser().catch((error: unknown) => {
+  // Shell rules need the bash grammar; without it every command asks (the parser reports a problem). It loads
+  // (~60–180 ms, once) on the first check that needs it or from the warm-up after start, not on the start path.
+  const parserReady = () => loadShellParser().then(() => { parserProblem = null; }, (error: unknown) => {
     parserProblem = `The bash grammar did not load (${error instanceof Error ? error.message : String(error)}); every shell command asks.`;
   });
 
@@ -91,6 +94,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   const authorize = createGate({
     store,
     broker,
+    ready: parserReady,
     defaultMode: async () => (await getSettings()).defaultMode,
     session: async (id) => {
       const row = await deps.db.store.sessions.get(id);
@@ -138,6 +142,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
         const result = validatePattern(pattern);
         if (!result.ok) return { ok: false, message: result.message, matches: [] };
         const recent = await store.audit({ limit: 500 });
+        await parserReady();
         const matches = recent
           .filter((e) => e.kind === "tool_call" && ruleMatches(pattern, { tool: e.tool, effect: "read", args: argsOf(e), workspace: e.workspace }))
           .slice(0, 20)
@@ -180,6 +185,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
       broker.withdrawSession(sessionId);
       await store.removeSessionRules(sessionId);
     },
+    warm: parserReady,
     status: () => capabilityRow({
       id: "permissions",
       title: "Permissions and approvals",

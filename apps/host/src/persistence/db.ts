@@ -3,7 +3,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type { Scope } from "../core/scope.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { deployMigrations, prismaPaths } from "./migrate.js";
+import { deployIsolated, prismaPaths } from "./migrate.js";
 import { toHostError, type DbSubject } from "./errors.js";
 import { createGate, createStore, type Store } from "./store.js";
 import { databaseUrl } from "./url.js";
@@ -45,7 +45,7 @@ export async function openDatabase(scope: Scope, opts: OpenOptions): Promise<Dat
   }
   const url = opts.url ?? databaseUrl(opts.home);
   const paths = prismaPaths(opts.prismaDir);
-  await deployMigrations({ url, schemaPath: paths.schemaPath, migrationsDir: paths.migrationsDir });
+  await deployIsolated({ url, schemaPath: paths.schemaPath, migrationsDir: paths.migrationsDir });
 
   const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
   const prisma = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url, timeout: busyTimeoutMs }) });

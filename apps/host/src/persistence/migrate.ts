@@ -5,6 +5,7 @@
  * Migrations stay in Prisma's format and `_prisma_migrations` is written by Prisma's own code,
  * so `prisma migrate deploy` sees the same history.
  */
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -16,7 +17,7 @@ import {
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
-import * as bg from "@prisma/schema-engine-wasm/schema_engine_bg";
+import BetterSqlite3 from "better-sqlite3";
 import type { DiagnoseMigrationHistoryOutput, MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { HostError, messageOf } from "../core/errors.js";
 
@@ -27,6 +28,8 @@ export interface MigrateOptions {
   schemaPath: string;
   /** Receives the engine's log lines (JSON). Default: dropped unless SEAM_DEBUG_MIGRATE is set. */
   log?: (line: string) => void;
+  /** Loads the WASM schema engine (default `loadEngine`, once per process); tests count the loads. */
+  loadEngine?: EngineLoader;
 }
 
 export interface CreateMigrationOptions extends Omit<MigrateOptions, "url"> {
@@ -70,20 +73,27 @@ interface WasmApi {
 }
 const wasmApi = () => (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
+/** The wasm-bindgen glue of the schema engine, ready to use. */
+export type EngineModule = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
+export type EngineLoader = () => Promise<EngineModule>;
+
 // Node 20 cannot `import` a .wasm file, so the package's main entry is unusable; instantiate the
-// module once per process and hand it to the wasm-bindgen glue.
-let wasmReady: Promise<void> | undefined;
-function loadWasm(): Promise<void> {
+// module once per process and hand it to the wasm-bindgen glue. Loaded only when a migration has to
+// run or be checked (~0.5 s and tens of MB): an up-to-date database never loads it (see `deployMigrations`).
+let wasmReady: Promise<EngineModule> | undefined;
+export const loadEngine: EngineLoader = () => {
   wasmReady ??= (async () => {
+    const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     const glue = fileURLToPath(import.meta.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));
     const bytes = await readFile(join(dirname(glue), "schema_engine_bg.wasm"));
     const { instance } = await wasmApi().instantiate(bytes, { "./schema_engine_bg.js": bg });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
+    return bg;
   })();
   wasmReady.catch(() => { wasmReady = undefined; });
   return wasmReady;
-}
+};
 
 /** better-sqlite3 runs one statement per `prepare`; whole migration scripts must go through `exec`. */
 function scriptAware(adapter: SqlDriverAdapter): SqlDriverAdapter {
@@ -131,8 +141,11 @@ function trackedFactory(url: string) {
 }
 
 /** Runs `fn` against a fresh engine and releases the engine and every connection it opened. */
-async function withEngine<T>(opts: { url: string; schemaPath: string; log?: (line: string) => void }, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
-  await loadWasm();
+async function withEngine<T>(
+  opts: { url: string; schemaPath: string; log?: (line: string) => void; loadEngine?: EngineLoader },
+  fn: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
+  const bg = await (opts.loadEngine ?? loadEngine)();
   const schema = readSchema(opts.schemaPath);
   const { factory, disposeAll } = trackedFactory(opts.url);
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
@@ -200,12 +213,79 @@ function ensureDbDir(url: string) {
   if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
 }
 
-/** Applies every migration not yet recorded in `_prisma_migrations`. Returns the names applied now. */
+/**
+ * Applies every migration not yet recorded in `_prisma_migrations`. Returns the names applied now.
+ * When the database already records exactly the committed migrations (`upToDate`), the schema engine
+ * is not loaded at all; anything else (pending, edited, failed, rolled back, unknown, no database yet)
+ * goes through the engine, which applies or reports it as `prisma migrate deploy` would.
+ */
 export async function deployMigrations(opts: MigrateOptions): Promise<{ applied: string[] }> {
   ensureDbDir(opts.url);
+  readSchema(opts.schemaPath);
   const migrationsList = readMigrations(opts.migrationsDir);
+  if (upToDate(opts.url, migrationsList)) return { applied: [] };
   const out = await withEngine(opts, (e) => e.applyMigrations({ migrationsList, filters: FILTERS }));
   return { applied: out.appliedMigrationNames };
+}
+
+/**
+ * `deployMigrations` for the host's start: an up-to-date database is answered here without the engine;
+ * otherwise the engine runs in a worker thread that ends afterwards, so its ~50 MB of WASM memory do not
+ * stay with the host. Errors are the same HostErrors (code, message, data). From sources (vitest), where
+ * there is no built worker file, it runs in this thread.
+ */
+export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEngine">): Promise<{ applied: string[] }> {
+  ensureDbDir(opts.url);
+  readSchema(opts.schemaPath);
+  if (upToDate(opts.url, readMigrations(opts.migrationsDir))) return { applied: [] };
+  const file = new URL("./migrate-worker.js", import.meta.url);
+  if (!existsSync(fileURLToPath(file))) return deployMigrations(opts);
+  const { Worker } = await import("node:worker_threads");
+  type Answer = { ok: true; applied: string[] } | { ok: false; code: HostError["code"]; message: string; data?: HostError["data"] };
+  const answer = await new Promise<Answer>((resolve, reject) => {
+    const worker = new Worker(file, { workerData: { url: opts.url, schemaPath: opts.schemaPath, migrationsDir: opts.migrationsDir } });
+    let settled = false;
+    worker.once("message", (m: Answer) => { settled = true; resolve(m); });
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (!settled) reject(new HostError("internal:db", `the migration worker exited (${code}) without an answer`));
+    });
+  });
+  if (!answer.ok) throw new HostError(answer.code, answer.message, answer.data);
+  return { applied: answer.applied };
+}
+
+interface MigrationRow { migration_name: string; checksum: string; finished_at: unknown; rolled_back_at: unknown }
+
+/**
+ * True only when `_prisma_migrations` holds one finished, not rolled back row per committed migration,
+ * with the sha256 of its migration.sql as checksum, and nothing else. Read with better-sqlite3 (read-only,
+ * the file must exist); any doubt (no file, no table, unreadable folder, other lock provider) is false.
+ */
+export function upToDate(url: string, list: MigrationList): boolean {
+  const path = url.slice("file:".length);
+  if (path === ":memory:" || !existsSync(path)) return false;
+  if (list.lockfile.content !== null && !/^\s*provider\s*=\s*"sqlite"\s*$/m.test(list.lockfile.content)) return false;
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+    if (!table) return false;
+    const rows = db.prepare("SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations").all() as MigrationRow[];
+    if (rows.length !== list.migrationDirectories.length) return false;
+    const byName = new Map(rows.map((r) => [r.migration_name, r]));
+    if (byName.size !== rows.length) return false;
+    return list.migrationDirectories.every((dir) => {
+      const row = byName.get(dir.path);
+      if (!row || dir.migrationFile.content.tag !== "ok") return false;
+      if (row.finished_at === null || row.rolled_back_at !== null) return false;
+      return row.checksum === createHash("sha256").update(dir.migrationFile.content.value).digest("hex");
+    });
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
 }
 
 /** The SQL that takes the migration history to schema.prisma (replayed in an in-memory shadow DB). */

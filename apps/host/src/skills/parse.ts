@@ -1,8 +1,18 @@
-import matter from "gray-matter";
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type matterFn from "gray-matter";
 import { formatIssues } from "@seam/shared";
 import { z } from "zod";
 import type { SkillMeta } from "./registry.js";
+
+// gray-matter and yaml (~0.13 s of imports) load with the first skill parsed, not at host start.
+const load = createRequire(import.meta.url);
+let modules: { matter: typeof matterFn; parseDocument: typeof import("yaml").parseDocument } | undefined;
+const lib = () => (modules ??= { matter: load("gray-matter") as typeof matterFn, parseDocument: (load("yaml") as typeof import("yaml")).parseDocument });
+
+/** Loads gray-matter and yaml now (the host's warm-up after start); `parseSkill` loads them on first use anyway. */
+export function loadParser(): void {
+  lib();
+}
 
 /** A parsed SKILL.md (or flat `<name>.md`): frontmatter mapped to Seam's fields, and the body verbatim. */
 export interface ParsedSkill {
@@ -33,7 +43,7 @@ const TO_JS = { maxAliasCount: 50 } as const;
 
 const yamlEngine = {
   parse(source: string): object {
-    const doc = parseDocument(source, YAML_OPTIONS);
+    const doc = lib().parseDocument(source, YAML_OPTIONS);
     const first = doc.errors[0];
     if (first) throw new Error(`invalid YAML: ${first.message.split("\n")[0]}`);
     const value: unknown = doc.toJS(TO_JS);
@@ -106,7 +116,7 @@ export function parseSkill(text: string): ParseOutcome {
   if (shape) return { ok: false, reason: shape };
   let file: { data: Record<string, unknown>; content: string };
   try {
-    file = matter(clean, MATTER_OPTIONS);
+    file = lib().matter(clean, MATTER_OPTIONS);
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }

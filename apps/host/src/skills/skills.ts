@@ -19,6 +19,7 @@ import { resolveUserInvocation, userCompletions, type UserInvocation } from "./i
 import {
   createSkillRegistry, type LoadedSkill, type Observation, type RuntimeSkill, type SkillProvider, type SkillRegistry,
 } from "./registry.js";
+import { loadParser } from "./parse.js";
 import { skillTool } from "./tool.js";
 import { chokidarWatcher, type WatcherFactory } from "./watch.js";
 
@@ -68,6 +69,8 @@ export interface Interface {
   readonly api: Api;
   /** The capability overview's row. */
   status(): CapabilityRow;
+  /** Loads the SKILL.md parser (gray-matter, yaml) now: the host's warm-up after start. */
+  warm(): Promise<void>;
   /** Winners for a workspace and scope chain; cached while complete (SKL-4). */
   list(cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<Observation>;
   /** The winning definition, re-read from its source on every call (SKL-5). */
@@ -136,7 +139,7 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
     return deps.workspaceOf(sessionId);
   };
 
-  const skills: Omit<Interface, "api" | "status"> = {
+  const skills: Omit<Interface, "api" | "status" | "warm"> = {
     list,
     get,
     catalogHook: () => catalogHook({
@@ -187,6 +190,7 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
       settings: () => skills.settings.get(),
       setSettings: (input) => skills.settings.set(input),
     },
+    warm: async () => loadParser(),
     status: () => skillsStatus(deps.registry ? toolsOf(deps.registry, "skills") : []),
   };
 }

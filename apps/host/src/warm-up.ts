@@ -1,0 +1,45 @@
+import type { ToolRegistry } from "./agent/registry.js";
+import { cachedToolTokens } from "./agent/tool-tokens.js";
+import { messageOf } from "./core/errors.js";
+import { warmProvider } from "./llm/llm.js";
+import type { ModelSettingsService } from "./settings/model.js";
+import type { Store } from "./persistence/store.js";
+
+export interface WarmUpDeps {
+  model: Pick<ModelSettingsService, "current" | "contextWindow" | "toolBudget">;
+  store: Pick<Store, "sessions" | "items" | "turns">;
+  /** The global tools: their spec token counts are cached once (the context meter reads them every step). */
+  registry: Pick<ToolRegistry, "visible">;
+  /** Other capabilities' own warm-ups (the bash grammar of the permission checks). */
+  others: (() => Promise<void>)[];
+}
+
+/**
+ * Loads what the first model turn needs (#17 item 2) so that turn 1 costs what turn 2 costs: the configured
+ * provider's adapter and the AI SDK's errors, Node's fetch (undici loads on first use), the tokenizer and the
+ * global tools' spec counts the context meter reads, the bash grammar of the permission gate, the skills
+ * parser, and the settings, session, turn and item reads of the send path (Prisma plans each query shape on
+ * first use; an unknown session id makes them read nothing). Started by `main.ts` with `setImmediate` after the server listens, never on the path to readiness;
+ * a request that comes first loads what it needs itself. Failures are only logged: nothing here is required.
+ */
+export async function warmUp(deps: WarmUpDeps): Promise<void> {
+  const step = (what: string, fn: () => unknown) => Promise.resolve().then(fn).catch((error: unknown) => {
+    console.error(`[host] warm-up: ${what}: ${messageOf(error)}`);
+  });
+  const status = await deps.model.current().catch(() => null);
+  await Promise.all([
+    step("model adapter", () => (status ? warmProvider(status.settings.provider) : undefined)),
+    step("model settings", () => Promise.all([deps.model.contextWindow(), deps.model.toolBudget()])),
+    step("fetch", () => fetch("data:text/plain,seam").then((r) => r.arrayBuffer())),
+    step("session reads", () => Promise.all([
+      deps.store.sessions.get("warm-up"), deps.store.items.since("warm-up", 0), deps.store.items.lastFact("warm-up", "compaction"),
+      deps.store.turns.list("warm-up"), deps.store.turns.byIds("warm-up", ["warm-up"]),
+    ])),
+    ...deps.others.map((fn, i) => step(`capability ${i}`, fn)),
+  ]);
+  // Synchronous and the biggest (~0.3 s): last, after the asynchronous loads had their turn.
+  await new Promise((r) => setImmediate(r));
+  await step("tokenizer", () => {
+    for (const tool of deps.registry.visible()) cachedToolTokens(tool);
+  });
+}
