@@ -3,6 +3,7 @@ import type { Stats } from "node:fs";
 import { lstat, rm, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { treeDiff, type Side, type TreeChange } from "./diff.js";
+import { ignoredInTree } from "./ignored-then.js";
 import type { Shadow } from "./shadow.js";
 
 /** One path to bring to a target state: its content in `tree`, or absent. */
@@ -40,9 +41,13 @@ async function laterReason(shadow: Shadow, later: TreeChange): Promise<string> {
 /** Restore the workspace to `target` given the workspace now (`current`): every differing path is set to the target. */
 export async function planRestore(shadow: Shadow, target: string, current: string): Promise<Plan> {
   const plan: Plan = { items: [], conflicts: [] };
+  const ignoredThen = ignoredInTree(shadow, target);
   for (const change of await treeDiff(shadow, target, current)) {
     if (change.from && !change.to && isFileLike(await stat(shadow, change.path))) {
       plan.conflicts.push({ path: change.path, reason: "the file now there is not in snapshots (ignored, too large or unreadable); left as is" });
+    } else if (!change.from && (await ignoredThen(change.path))) {
+      // Not in the target because it was ignored then, not because it did not exist: removing it could lose it.
+      plan.conflicts.push({ path: change.path, reason: "it was ignored when that snapshot was taken, so the snapshot cannot tell whether it existed then; left as is" });
     } else {
       plan.items.push({ path: change.path, want: change.from });
     }

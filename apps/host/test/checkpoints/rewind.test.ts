@@ -142,6 +142,35 @@ describe("CODE-5 restore to here", () => {
     expect((await f.cp.snapshot(f.ws, "check2")).tree).toBe(last.tree);
   });
 
+  it("CODE-5: a file that was ignored when the snapshot was taken and is not now is left in place, never removed", async () => {
+    await using f = await checkpointsFixture();
+    await f.write(".gitignore", "*.env\nbuild/\n");
+    await f.write("secrets.env", "KEY=1\n");
+    await f.write("build/out.js", "built\n");
+    await f.write("sub/.gitignore", "*.tmp\n!keep.tmp\n");
+    await f.write("sub/scratch.tmp", "scratch\n");
+    await f.write("sub/keep.tmp", "kept\n");
+    const here = await f.cp.snapshot(f.ws, "here");
+    // Later the ignore rules go away, so these files enter the snapshots; one file is really new.
+    await f.write(".gitignore", "");
+    await f.write("sub/.gitignore", "");
+    await f.write("new.txt", "new\n");
+    await f.cp.snapshot(f.ws, "later");
+
+    const preview = await f.cp.previewRestore(f.ws, here.tree);
+    expect(preview.conflicts.map((c) => c.path).sort()).toEqual(["build/out.js", "secrets.env", "sub/scratch.tmp"]);
+    const result = await f.cp.restore(f.ws, here.tree);
+    expect(result.conflicts.map((c) => c.path).sort()).toEqual(["build/out.js", "secrets.env", "sub/scratch.tmp"]);
+    expect(result.conflicts[0]?.reason).toContain("ignored when that snapshot was taken");
+    expect(await f.read("secrets.env")).toBe("KEY=1\n");
+    expect(await f.read("build/out.js")).toBe("built\n");
+    expect(await f.read("sub/scratch.tmp")).toBe("scratch\n");
+    // Created since (and not ignored then): removed as before; the ignore files come back.
+    expect(result.removed).toEqual(["new.txt"]);
+    expect(await f.read(".gitignore")).toBe("*.env\nbuild/\n");
+    expect(await f.read("sub/keep.tmp")).toBe("kept\n");
+  });
+
   it("CODE-5: a file that exists now but is too large for snapshots is reported, not overwritten", async () => {
     await using f = await checkpointsFixture({ maxFileBytes: 100 });
     await f.write("data.csv", "1,2\n");
