@@ -23,25 +23,30 @@ export async function relayToNode(model: ScriptedModel, sentAt: Map<string, numb
   return latencies(sentAt, received);
 }
 
+/** A tRPC client of a host with its token (queries and mutations batched over HTTP, subscriptions over SSE). */
+export function hostClient(hostUrl: string, token: string) {
+  const url = `${hostUrl}/trpc`;
+  const headers = { authorization: `Bearer ${token}` };
+  return createTRPCClient<AppRouter>({
+    links: [splitLink({
+      condition: (op) => op.type === "subscription",
+      true: httpSubscriptionLink({
+        url,
+        EventSource: class extends EventSource {
+          constructor(u: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
+            super(u, { ...init, fetch: (input, i) => fetch(input, { ...i, headers: { ...i?.headers, ...headers } }) });
+          }
+        },
+      }),
+      false: httpBatchLink({ url, headers }),
+    })],
+  });
+}
+
 export async function seamToNode(model: ScriptedModel, sentAt: Map<string, number>): Promise<number[]> {
   const seam = await startSeam(model);
   try {
-    const url = `${seam.url}/trpc`;
-    const headers = { authorization: `Bearer ${seam.token}` };
-    const client = createTRPCClient<AppRouter>({
-      links: [splitLink({
-        condition: (op) => op.type === "subscription",
-        true: httpSubscriptionLink({
-          url,
-          EventSource: class extends EventSource {
-            constructor(u: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
-              super(u, { ...init, fetch: (input, i) => fetch(input, { ...i, headers: { ...i?.headers, ...headers } }) });
-            }
-          },
-        }),
-        false: httpBatchLink({ url, headers }),
-      })],
-    });
+    const client = hostClient(seam.url, seam.token);
     const session = await client.session.create.mutate({ workspace: seam.workspace, title: "bench" });
     const received = new Map<string, number>();
     await new Promise<void>((resolve, reject) => {

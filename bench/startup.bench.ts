@@ -19,11 +19,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
-import { EventSource } from "eventsource";
 import type { SessionTopic } from "@seam/shared";
 import { startScriptedModel } from "../packages/testkit/src/index.js";
-import type { AppRouter } from "../apps/host/src/trpc/root.js";
+import { hostClient } from "./node-client.js";
 import { percentile } from "./stats.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -145,24 +143,7 @@ async function startSeam(withWeb: boolean, modelURL: string, again?: string, mai
 
 // ---- first token ------------------------------------------------------------------------------------------
 
-function client(hostUrl: string, token: string) {
-  const url = `${hostUrl}/trpc`;
-  const headers = { authorization: `Bearer ${token}` };
-  return createTRPCClient<AppRouter>({
-    links: [splitLink({
-      condition: (op) => op.type === "subscription",
-      true: httpSubscriptionLink({
-        url,
-        EventSource: class extends EventSource {
-          constructor(u: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
-            super(u, { ...init, fetch: (input, i) => fetch(input, { ...i, headers: { ...i?.headers, ...headers } }) });
-          }
-        },
-      }),
-      false: httpBatchLink({ url, headers }),
-    })],
-  });
-}
+const client = hostClient;
 
 /** send → first delta of two consecutive turns of one new session, as the page sees them (one live stream). */
 async function firstTokens(s: Started, workspace: string): Promise<[number, number]> {
