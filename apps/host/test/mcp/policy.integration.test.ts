@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
 import type { ScriptedModel } from "../../../../packages/testkit/src/index.js";
+import { appRouter } from "../../src/trpc/root.js";
 import { startScriptedHost } from "../support/host.js";
 import { everythingStdio } from "./helpers.js";
 
@@ -157,6 +158,27 @@ describe("MCP policy plane with server-everything (MCP-8)", () => {
     expect(three.system).not.toContain("mcp_server_instructions");
     expect((await host.sessions.context(session.id)).system).toBeLessThan(withBlock);
     await host.mcp.setEnabled("everything", true);
+  }, 60_000);
+
+  it("a Cline config imports with its policy, round-trips through export, and bad import input is words", async () => {
+    const caller = appRouter.createCaller({ host });
+    const json = JSON.stringify({ mcpServers: { cline: {
+      command: process.execPath, args: ["-e", "0"], disabled: true, disabledTools: ["rm"], alwaysAllow: ["ls"], autoApprove: ["cat"],
+    } } });
+    const applied = await caller.mcp.importApply({ json });
+    expect(applied.applied).toEqual([{ name: "cline", action: "add" }]);
+    expect(host.mcp.list().find((v) => v.config.name === "cline")!.config).toMatchObject({
+      enabled: false, disabledTools: ["rm"], approval: "ask", toolApproval: { ls: "auto", cat: "auto" },
+    });
+    const exported = await caller.mcp.export();
+    expect(JSON.parse(exported.json).mcpServers.cline).toMatchObject({ disabled: true, disabledTools: ["rm"], alwaysAllow: ["ls", "cat"] });
+    expect((await caller.mcp.importPreview({ json: exported.json })).entries.map((e) => e.action)).toEqual(["unchanged", "unchanged"]);
+    await caller.mcp.remove({ name: "cline" });
+
+    const huge = await caller.mcp.importPreview({ json: `{"mcpServers": {"x": {"command": "${"x".repeat(1_000_001)}"}}}` }).then(() => null, (e: unknown) => e as Error);
+    expect(huge?.message).toBe("json: The file is larger than 1 MB");
+    const bad = await caller.mcp.importPreview({ json: '{"mcpServers": {"x": {"command": "x", "disabledTools": "all"}}}' });
+    expect(bad.entries[0]!.errors).toEqual([{ path: "disabledTools", message: "disabledTools must be a list of tool names" }]);
   }, 60_000);
 
   it("bad policy input is refused in words and nothing changes", async () => {
