@@ -28,6 +28,8 @@ test.describe("MCP policy plane (MCP-8)", () => {
     const row = serverRow(page, "everything");
     await expect(row).toHaveAttribute("data-state", "ready", { timeout: 30_000 });
     await row.getByTestId("mcp-server-expand").click();
+    // The tool list arrives with the server's first generation; under load that can take a while.
+    await expect(toolRow(page, ECHO)).toBeVisible({ timeout: 20_000 });
     await expect(toolRow(page, ECHO)).toHaveAttribute("data-enabled", "true");
 
     await toolRow(page, ECHO).getByTestId("mcp-tool-enabled").click();
@@ -46,6 +48,7 @@ test.describe("MCP policy plane (MCP-8)", () => {
 
     await page.goto(host.url("/mcp"));
     await serverRow(page, "everything").getByTestId("mcp-server-expand").click();
+    await expect(toolRow(page, ECHO)).toBeVisible({ timeout: 20_000 });
     await toolRow(page, ECHO).getByTestId("mcp-tool-enabled").click();
     await expect(toolRow(page, ECHO)).toHaveAttribute("data-enabled", "true");
     await page.goBack();
@@ -58,6 +61,7 @@ test.describe("MCP policy plane (MCP-8)", () => {
     test.setTimeout(120_000);
     await page.goto(host.url("/mcp"));
     await serverRow(page, "everything").getByTestId("mcp-server-expand").click();
+    await expect(toolRow(page, ECHO)).toBeVisible({ timeout: 20_000 });
     const select = toolRow(page, ECHO).getByTestId("mcp-tool-approval");
     await select.selectOption("ask");
     await expect(select).toHaveValue("ask");
