@@ -87,6 +87,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(), toolSet,
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
     userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
+    systemExtra: () => mcp.instructions(),
   });
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");

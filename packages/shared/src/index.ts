@@ -24,11 +24,11 @@ export { ModelProvider, ModelSettings, ModelStatus, CapabilityRow } from "./sett
 export { ProcessInfo } from "./processes.js";
 export {
   CREDENTIAL_NAME, MCP_ENV_MAX, MCP_HEADERS_MAX, McpValue, McpServerName, McpStdioTransport, McpHttpTransport, McpTransport, McpServerConfig,
-  McpServerState, McpToolInfo, McpServerView,
+  McpServerState, McpToolInfo, McpServerView, McpApproval, MCP_POLICY_FIELDS, mcpToolEnabled, mcpToolApproval,
 } from "./mcp.js";
 export type { McpServerConfigInput } from "./mcp.js";
 export {
-  McpServerRef, McpUpdateInput, McpSetEnabledInput, MCP_IMPORT_MAX_CHARS, McpImportInput, McpImportApplyInput, McpFieldIssue,
+  McpServerRef, McpUpdateInput, McpSetEnabledInput, McpSetToolInput, McpSetApprovalInput, MCP_IMPORT_MAX_CHARS, McpImportInput, McpImportApplyInput, McpFieldIssue,
   McpImportAction, McpImportEntry, McpImportPreview, McpImportResult, McpExport,
 } from "./mcp-import.js";
 export {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FieldIssue } from "./issues.js";
-import { McpServerConfig, McpServerName } from "./mcp.js";
+import { McpApproval, McpServerConfig, McpServerName } from "./mcp.js";
 
 /** One configured server, by name (router inputs). */
 export const McpServerRef = z.object({ name: McpServerName });
@@ -12,6 +12,19 @@ export type McpUpdateInput = z.input<typeof McpUpdateInput>;
 
 export const McpSetEnabledInput = z.object({ name: McpServerName, enabled: z.boolean() });
 export type McpSetEnabledInput = z.infer<typeof McpSetEnabledInput>;
+
+/** One tool's policy (MCP-8), by raw name: given to the model or not, and its approval (`inherit` = the server's default). */
+export const McpSetToolInput = z.object({
+  name: McpServerName,
+  tool: z.string().min(1, "Name the tool").max(1_024),
+  enabled: z.boolean().optional(),
+  approval: z.enum(["inherit", "auto", "ask"]).optional(),
+}).refine((v) => v.enabled !== undefined || v.approval !== undefined, "Give enabled or approval");
+export type McpSetToolInput = z.infer<typeof McpSetToolInput>;
+
+/** A server's default approval for its tools (MCP-8). */
+export const McpSetApprovalInput = z.object({ name: McpServerName, approval: McpApproval });
+export type McpSetApprovalInput = z.infer<typeof McpSetApprovalInput>;
 
 /** Largest pasted or uploaded config the host parses. */
 export const MCP_IMPORT_MAX_CHARS = 1_000_000;

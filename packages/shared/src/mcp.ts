@@ -49,6 +49,15 @@ export const McpHttpTransport = z.strictObject({
 export const McpTransport = z.discriminatedUnion("type", [McpStdioTransport, McpHttpTransport]);
 export type McpTransport = z.infer<typeof McpTransport>;
 
+/** Whether a call asks a person first (MCP-8): `auto` leaves it to the session's mode and rules, `ask` always asks (PERM-3). */
+export const McpApproval = z.enum(["auto", "ask"]);
+export type McpApproval = z.infer<typeof McpApproval>;
+
+/** Raw tool names as the server lists them (policy lists keep names the server does not list, flagged in the UI). */
+const RawToolName = z.string().min(1, "Tool names must not be empty").max(1_024);
+const toolNames = (what: string) => z.array(RawToolName).max(2_000, `At most 2,000 ${what}`)
+  .refine((names) => new Set(names).size === names.length, `Each tool may appear once in ${what}`);
+
 export const McpServerConfig = z.strictObject({
   name: McpServerName,
   transport: McpTransport,
@@ -58,6 +67,14 @@ export const McpServerConfig = z.strictObject({
   /** How long activation waits for the first connection and full discovery. */
   startupTimeoutMs: z.number().int().min(1_000).max(600_000).default(30_000),
   callTimeoutMs: z.number().int().min(1_000).max(3_600_000).default(120_000),
+  /** Allowlist of raw tool names (MCP-8): when set, only these are given to the model. */
+  enabledTools: toolNames("enabledTools").optional(),
+  /** Denylist of raw tool names: never given to the model (invisible, not in tool_search). */
+  disabledTools: toolNames("disabledTools").default([]),
+  /** The server's default approval for its tools. */
+  approval: McpApproval.default("auto"),
+  /** Per-tool overrides of `approval`, by raw tool name. */
+  toolApproval: z.record(RawToolName, McpApproval).superRefine(atMostEntries(2_000, "tool approvals")).default({}),
 });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 export type McpServerConfigInput = z.input<typeof McpServerConfig>;
@@ -79,6 +96,12 @@ export const McpToolInfo = z.object({
   description: z.string(),
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.record(z.string(), z.unknown()).nullable(),
+  /** Given to the model (the server's enabledTools/disabledTools allow it). */
+  enabled: z.boolean(),
+  /** The effective approval (the tool's override, else the server's default). */
+  approval: McpApproval,
+  /** `annotations.readOnlyHint: true`: the tool's effect is `read` (PERM-1). */
+  readOnly: z.boolean(),
 });
 export type McpToolInfo = z.infer<typeof McpToolInfo>;
 
@@ -96,3 +119,14 @@ export const McpServerView = z.object({
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
+
+/** The policy part of a config (MCP-8): what changes without reconnecting. */
+export const MCP_POLICY_FIELDS = ["enabledTools", "disabledTools", "approval", "toolApproval"] as const;
+
+/** Whether the server's enabledTools/disabledTools give the raw tool `name` to the model. */
+export const mcpToolEnabled = (config: Pick<McpServerConfig, "enabledTools" | "disabledTools">, name: string): boolean =>
+  !config.disabledTools.includes(name) && (config.enabledTools === undefined || config.enabledTools.includes(name));
+
+/** The approval that applies to the raw tool `name`: its override, else the server's default. */
+export const mcpToolApproval = (config: Pick<McpServerConfig, "approval" | "toolApproval">, name: string): McpApproval =>
+  Object.hasOwn(config.toolApproval, name) ? config.toolApproval[name]! : config.approval;

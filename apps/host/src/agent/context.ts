@@ -20,6 +20,8 @@ export interface ContextMeterDeps {
   toolSet: Pick<ToolSet, "next">;
   /** The configured model's context window (null value in direct mode or when unknown). */
   window(): Promise<ContextWindowInfo>;
+  /** What capabilities add to the system prompt now (MCP-8); counted in the system part. */
+  systemExtra?(): string;
 }
 
 /** The size of a session's next model request (CTX-1). */
@@ -76,11 +78,13 @@ export function createContextMeter(deps: ContextMeterDeps): ContextMeter {
   };
 
   const systemTokens = (workspace: string) => {
-    let n = systemCache.get(workspace);
+    const extra = deps.systemExtra?.() ?? "";
+    const key = extra ? `${workspace}\0${extra}` : workspace;
+    let n = systemCache.get(key);
     if (n === undefined) {
-      n = countText(systemPrompt(workspace));
+      n = countText(systemPrompt(workspace, extra));
       if (systemCache.size >= SESSIONS_MAX) systemCache.clear();
-      systemCache.set(workspace, n);
+      systemCache.set(key, n);
     }
     return n;
   };

@@ -23,6 +23,8 @@ export interface TurnDeps {
   emitOutput(itemId: string, chunk: string): void;
   /** What the model sees of the session now (CTX-4: kept in memory, read from the database only where it changed). */
   view(sessionId: string): Promise<ViewSnapshot>;
+  /** What capabilities add to the system prompt now (the MCP servers' instructions, MCP-8); read every step. */
+  systemExtra?(): string;
   /** Before every model step, before the step hooks: compacts the history when it nears the window (CTX-2). Must not throw. */
   beforeStep?(ctx: TurnContext, model: LlmModel): Promise<void>;
   /** After every model step, with the provider's usage for it when reported (CTX-1: the context meter). Must not throw. */
@@ -81,7 +83,7 @@ async function streamStep(deps: TurnDeps, ctx: TurnContext, model: LlmModel, too
   };
 
   try {
-    for await (const event of model.stream({ system: systemPrompt(ctx.workspace), messages, tools, signal: ctx.signal })) {
+    for await (const event of model.stream({ system: systemPrompt(ctx.workspace, deps.systemExtra?.() ?? ""), messages, tools, signal: ctx.signal })) {
       if (event.type === "text") {
         if (!event.delta) continue;
         if (!message) {

@@ -41,6 +41,8 @@ export interface SessionDeps {
   contextWindow?(): Promise<ContextWindowInfo>;
   /** Which tools each step sends (CTX-3); without it, the registry's tools under the default deferral budget. */
   toolSet?: ToolSet;
+  /** What capabilities add to the system prompt now (the MCP servers' instructions, MCP-8). */
+  systemExtra?(): string;
 }
 
 /** A direct-mode turn: the user runs one tool by hand (CORE-14). */
@@ -116,6 +118,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const views = createModelViews(store);
   const meter = createContextMeter({
     view: (id) => views.current(id), lastModelTurn: (id) => store.turns.lastEnded(id, "model"), window, toolSet,
+    ...(deps.systemExtra ? { systemExtra: deps.systemExtra } : {}),
   });
   const compactor = createCompactor({ store, views, meter });
   /** Sends the context meter's new reading; a failure to measure never disturbs the turn. */
@@ -196,6 +199,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       },
       registry: deps.registry,
       tools: toolSet,
+      ...(deps.systemExtra ? { systemExtra: deps.systemExtra } : {}),
       runtime: deps.runtime,
       hooks: deps.hooks,
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),

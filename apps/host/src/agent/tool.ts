@@ -47,6 +47,11 @@ export interface ToolDef {
   maxRenderedChars?: number;
   /** What running it does to the world (PERM-1); decides whether the session's mode lets it run or asks. */
   effect: ToolEffect;
+  /**
+   * `ask`: its owner's setting asks a person before every call (MCP-8), whatever the mode's default; deny rules
+   * and plan mode still refuse it, and an allow rule (the card's "Always allow") lets it run. Absent: the mode decides.
+   */
+  approval?: "ask";
   /** May be left out of the model's request behind `tool_search` when the tools pass the budget (CTX-3; MCP tools are). */
   deferrable?: boolean;
   /** Where the tool comes from, as `tool_search` names it (e.g. the MCP server's name). */

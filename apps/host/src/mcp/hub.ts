@@ -23,6 +23,11 @@ export interface Interface {
   stop(name: string): Promise<void>;
   /** Stop + start with the same config: resets the retry budget and leaves "failed". */
   restart(name: string): Promise<void>;
+  /**
+   * Replaces a live server's policy fields (enabledTools, disabledTools, approval, toolApproval; MCP-8) without
+   * reconnecting: its tools are registered again under the new policy. not_found:mcp when unknown.
+   */
+  setPolicy(config: McpServerConfig): Promise<void>;
   /** Every known server, by name. */
   list(): McpServerView[];
   get(name: string): McpServerView | undefined;
@@ -152,6 +157,14 @@ export function create(scope: Scope, deps: Deps): Interface {
       if (!entry) throw new HostError("not_found:mcp", `There is no MCP server named "${name}".`);
       await stop(name);
       await hub.start(entry.config);
+    },
+
+    async setPolicy(next) {
+      const entry = servers.get(next.name);
+      if (!entry) throw new HostError("not_found:mcp", `There is no MCP server named "${next.name}".`);
+      entry.config = next;
+      if (entry.supervisor) await entry.supervisor.setPolicy(next);
+      else changed(next.name);
     },
 
     list() {

@@ -13,7 +13,10 @@ import { HostError } from "../core/errors.js";
  *   env refs as "${NAME}" (Claude Code and Cursor expand these; Claude Desktop passes them literally),
  *   bearerTokenEnv as "Authorization": "Bearer ${NAME}", "disabled": true for disabled servers, and
  *   Seam-only settings that differ from the defaults under "seam": {failOnStartupError,
- *   startupTimeoutMs, callTimeoutMs}. Importing an export gives back the same configs.
+ *   startupTimeoutMs, callTimeoutMs, enabledTools, toolApproval}. The tool policy (MCP-8) in Cline's keys:
+ *   "disabledTools", and for a server whose tools ask, "alwaysAllow" = the tools that run without asking
+ *   (importing Cline's "alwaysAllow"/"autoApprove" makes the server ask and those tools auto).
+ *   Importing an export gives back the same configs.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -150,7 +153,10 @@ const envNameFor = (...parts: string[]) => {
   return /^[A-Z_]/.test(s) ? s : `MCP_${s}`;
 };
 
-const KNOWN = new Set(["command", "args", "env", "cwd", "url", "serverUrl", "headers", "type", "transport", "disabled", "enabled", "timeout", "seam"]);
+const KNOWN = new Set([
+  "command", "args", "env", "cwd", "url", "serverUrl", "headers", "type", "transport", "disabled", "enabled", "timeout", "seam",
+  "disabledTools", "alwaysAllow", "autoApprove",
+]);
 const TRANSPORT_TYPES: Record<string, "stdio" | "http" | "sse"> = {
   stdio: "stdio", http: "http", "streamable-http": "http", streamablehttp: "http", streamable_http: "http", sse: "sse",
 };
@@ -263,6 +269,21 @@ export function mapEntry(name: string, raw: unknown): Mapped {
   else if (raw.disabled !== undefined) error("disabled", "disabled must be true or false");
   if (typeof raw.enabled === "boolean") enabled = raw.enabled;
   const timeout = typeof raw.timeout === "number" ? raw.timeout * 1000 : undefined;
+  // Cline's tool policy (MCP-8): disabledTools hides tools; alwaysAllow/autoApprove lists the tools that run without
+  // asking, which means every other tool of that server asks.
+  const names = (key: string, value: unknown): string[] | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (Array.isArray(value) && value.every((n) => typeof n === "string")) return value as string[];
+    error(key, `${key} must be a list of tool names`);
+    return undefined;
+  };
+  const disabledTools = names("disabledTools", raw.disabledTools);
+  const allowed = [names("alwaysAllow", raw.alwaysAllow), names("autoApprove", raw.autoApprove)].filter((l): l is string[] => l !== undefined);
+  const enabledTools = names("seam.enabledTools", seam.enabledTools);
+  let toolApproval: Record<string, unknown> | undefined;
+  if (allowed.length) toolApproval = Object.fromEntries([...new Set(allowed.flat())].map((n) => [n, "auto"]));
+  if (isObj(seam.toolApproval)) toolApproval = { ...toolApproval, ...seam.toolApproval };
+  else if (seam.toolApproval !== undefined) error("seam.toolApproval", "seam.toolApproval must be an object of tool name → \"auto\" or \"ask\"");
   const config = {
     name,
     transport,
@@ -270,6 +291,10 @@ export function mapEntry(name: string, raw: unknown): Mapped {
     ...(seam.failOnStartupError !== undefined && { failOnStartupError: seam.failOnStartupError }),
     ...(seam.startupTimeoutMs !== undefined && { startupTimeoutMs: seam.startupTimeoutMs }),
     ...((seam.callTimeoutMs ?? timeout) !== undefined && { callTimeoutMs: seam.callTimeoutMs ?? timeout }),
+    ...(disabledTools && { disabledTools: [...new Set(disabledTools)] }),
+    ...(enabledTools && { enabledTools: [...new Set(enabledTools)] }),
+    ...(allowed.length ? { approval: "ask" } : seam.approval !== undefined ? { approval: seam.approval } : {}),
+    ...(toolApproval && { toolApproval }),
   };
   return { config, warnings, errors };
 }
@@ -291,6 +316,7 @@ function changedFields(saved: McpServerConfig, next: McpServerConfig): string[] 
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (canonical(a[k]) !== canonical(b[k])) out.push(k);
   }
   for (const k of ["enabled", "failOnStartupError", "startupTimeoutMs", "callTimeoutMs"] as const) if (saved[k] !== next[k]) out.push(k);
+  for (const k of ["enabledTools", "disabledTools", "approval", "toolApproval"] as const) if (canonical(saved[k]) !== canonical(next[k])) out.push(k);
   return out;
 }
 
@@ -395,6 +421,18 @@ export function exportServers(configs: readonly McpServerConfig[]): McpExport {
     if (!c.enabled) entry.disabled = true;
     const seam: Obj = {};
     for (const k of ["failOnStartupError", "startupTimeoutMs", "callTimeoutMs"] as const) if (c[k] !== DEFAULTS[k]) seam[k] = c[k];
+    // Tool policy in Cline's words where they reach (disabledTools, alwaysAllow = the tools that do not ask under an
+    // asking server); the rest under "seam".
+    if (c.disabledTools.length) entry.disabledTools = c.disabledTools;
+    if (c.enabledTools) seam.enabledTools = c.enabledTools;
+    const overrides = Object.entries(c.toolApproval);
+    if (c.approval === "ask") {
+      entry.alwaysAllow = overrides.filter(([, a]) => a === "auto").map(([n]) => n);
+      const asks = overrides.filter(([, a]) => a === "ask");
+      if (asks.length) seam.toolApproval = Object.fromEntries(asks);
+    } else if (overrides.length) {
+      seam.toolApproval = c.toolApproval;
+    }
     if (Object.keys(seam).length) entry.seam = seam;
     servers[c.name] = entry;
   }

@@ -6,6 +6,7 @@ import type { SecretSource } from "../llm/secrets.js";
 import type { Database } from "../persistence/db.js";
 import { create as createHub } from "./hub.js";
 import { createMcpService, type McpService } from "./service.js";
+import { instructionsBlock } from "./instructions.js";
 import { mcpStatus } from "./status.js";
 
 /** What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the host confirmed it (MCP-10). */
@@ -17,6 +18,8 @@ export interface Interface {
   /** Live topic `mcp`: every server's view now, then after each burst of changes. */
   readonly live: Pick<LiveSources, "mcp">;
   status(): CapabilityRow;
+  /** The servers' instructions block for the system prompt (MCP-8), "" when none applies. */
+  instructions(): string;
   /** Resolves when the start-up activations have settled (tests, diagnostics). */
   settled(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     api: service,
     live: { mcp: (signal) => service.events(signal) },
     status: () => mcpStatus(toolsOf(deps.registry, "mcp"), service.list()),
+    instructions: () => instructionsBlock(hub.list()),
     settled: () => service.settled(),
   };
 }

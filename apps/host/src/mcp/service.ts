@@ -1,5 +1,5 @@
 import {
-  formatIssues, issuesOf, McpServerConfig, messageFor, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
+  formatIssues, issuesOf, McpServerConfig, messageFor, type McpApproval, type McpSetToolInput, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
   type McpServerView,
 } from "@seam/shared";
 import type { z } from "zod";
@@ -8,6 +8,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Database } from "../persistence/db.js";
 import { exportServers, previewImport, sameConfig } from "./import.js";
+import { withToolPolicy } from "./policy.js";
 import type { McpHub } from "./hub.js";
 import { createMcpStore, type McpStore } from "./store.js";
 
@@ -21,6 +22,10 @@ export interface McpService {
   update(name: string, config: McpServerConfigInput): Promise<McpServerView>;
   remove(name: string): Promise<void>;
   setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
+  /** One tool's policy (MCP-8): enabled for the model or not, its approval (`inherit` drops the override). Applies without reconnecting. */
+  setTool(input: McpSetToolInput): Promise<McpServerView>;
+  /** The server's default approval (MCP-8). Applies without reconnecting. */
+  setApproval(name: string, approval: McpApproval): Promise<McpServerView>;
   restart(name: string): Promise<McpServerView>;
   importPreview(json: string): Promise<McpImportPreview>;
   importApply(json: string, names?: string[]): Promise<McpImportResult>;
@@ -43,6 +48,7 @@ const invalid = (error: z.ZodError) => {
   const issues = issuesOf(error);
   return new HostError("bad_input:mcp", `Invalid MCP server config: ${formatIssues(issues)}`, { issues });
 };
+const policyOf = (c: McpServerConfig) => ({ enabledTools: c.enabledTools, disabledTools: c.disabledTools, approval: c.approval, toolApproval: c.toolApproval });
 const notFound = (name: string) => new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
 
 /**
@@ -137,6 +143,13 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
       throw new HostError("conflict:mcp", `Cannot rename "${old.name}" to "${next.name}": a server with that name already exists.`, { name: next.name });
     }
     if (sameConfig(old, next)) return viewOf(old);
+    // Only enabledTools/disabledTools/approval changed: saved, then applied to the live server without reconnecting (MCP-8).
+    if (sameConfig({ ...old, ...policyOf(next) }, next)) {
+      await store.update(old.name, next);
+      configs.set(next.name, next);
+      if (hub.get(next.name)) await hub.setPolicy(next);
+      return viewOf(next);
+    }
     await hub.stop(old.name);
     try {
       await store.update(old.name, next);
@@ -189,6 +202,14 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
     setEnabled: (name, enabled) => withNames([name], () => {
       const c = existing(name);
       return replaceLocked(c, { ...c, enabled });
+    }),
+    setTool: (input) => withNames([input.name], () => {
+      const c = existing(input.name);
+      return replaceLocked(c, parse(withToolPolicy(c, input)));
+    }),
+    setApproval: (name, approval) => withNames([name], () => {
+      const c = existing(name);
+      return replaceLocked(c, { ...c, approval });
     }),
     restart: (name) => withNames([name], async () => {
       const c = existing(name);

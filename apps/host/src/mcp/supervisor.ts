@@ -1,4 +1,4 @@
-import type { McpServerConfig, McpServerView } from "@seam/shared";
+import { mcpToolApproval, mcpToolEnabled, type McpServerConfig, type McpServerView } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
@@ -47,6 +47,8 @@ export interface Supervisor {
   /** First connection and full discovery (MCP-3): rejects only when `failOnStartupError`, else retries in the background. */
   start(): Promise<void>;
   view(): Omit<McpServerView, "config">;
+  /** Applies new enabledTools/disabledTools/approval settings (MCP-8): the registrations are redone, the connection stays. */
+  setPolicy(next: McpServerConfig): Promise<void>;
   /** Cancels timers, closes the client, drains attempts and the sync chain, then unregisters (MCP-5). Idempotent. */
   dispose(): Promise<void>;
 }
@@ -55,7 +57,13 @@ export interface Supervisor {
 export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const { config, log } = opts;
   const name = config.name;
-  const gens = new ToolGenerations(opts.registry, (tool, generation) => mcpToolDef(name, tool, generation, config.callTimeoutMs, send));
+  /** The policy fields (MCP-8); `setPolicy` replaces them without reconnecting. */
+  let policy: Pick<McpServerConfig, "enabledTools" | "disabledTools" | "approval" | "toolApproval"> = config;
+  const gens = new ToolGenerations(
+    opts.registry,
+    (tool, generation) => mcpToolDef(name, tool, generation, config.callTimeoutMs, send, mcpToolApproval(policy, tool.rawName)),
+    (tool) => mcpToolEnabled(policy, tool.rawName),
+  );
   const s = createServerState({
     config, log, gens, chain: new SerialChain(), onChange: opts.onChange, clock: opts.clock ?? systemClock, policy: { ...DEFAULT_POLICY, ...opts.policy },
   });
@@ -85,12 +93,25 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       return {
         status: s.status,
         generation: gens.number,
-        tools: gens.tools.map(({ publicName, rawName, description, inputSchema, outputSchema }) => ({ publicName, rawName, description, inputSchema, outputSchema })),
+        tools: gens.tools.map(({ publicName, rawName, description, inputSchema, outputSchema, readOnlyHint }) => ({
+          publicName, rawName, description, inputSchema, outputSchema,
+          enabled: mcpToolEnabled(policy, rawName), approval: mcpToolApproval(policy, rawName), readOnly: readOnlyHint,
+        })),
         toolsRegistered: gens.registered,
         instructions: s.instructions,
         stderrTail: s.lastHandle?.stderrTail() ?? "",
         serverInfo: s.serverInfo,
       };
+    },
+    setPolicy(next) {
+      policy = next;
+      // On the sync chain, so it never interleaves with a swap.
+      return s.chain.run(async () => {
+        if (s.disposed) return;
+        const conflict = gens.resync();
+        if (conflict) log.error(`mcp ${name}: ${conflict.message}`);
+        s.onChange();
+      });
     },
     dispose() {
       return (disposing ??= (async () => {

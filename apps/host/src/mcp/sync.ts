@@ -147,6 +147,8 @@ export class ToolGenerations {
   constructor(
     private readonly registry: ToolRegistry,
     private readonly toDef: (tool: McpTool, generation: number) => ToolDef,
+    /** The server's policy (MCP-8): a tool it hides is never registered (invisible to the model and tool_search). */
+    private readonly visible: (tool: McpTool) => boolean = () => true,
   ) {}
 
   /** The listing in `tools` is registered right now (vacuously true for an empty one). */
@@ -158,7 +160,7 @@ export class ToolGenerations {
     const next = this.number + 1;
     const done: Disposer[] = [];
     try {
-      for (const tool of tools) done.push(this.registry.register(this.toDef(tool, next)));
+      for (const tool of tools) if (this.visible(tool)) done.push(this.registry.register(this.toDef(tool, next)));
     } catch (error) {
       for (const dispose of done.reverse()) void dispose();
       this.tools = tools;
@@ -166,6 +168,26 @@ export class ToolGenerations {
     }
     this.number = next;
     this.tools = tools;
+    this.disposers = done;
+    this.registered = true;
+    return undefined;
+  }
+
+  /**
+   * Registers the current listing again under the same generation number, after the policy changed (MCP-8):
+   * calls in flight keep running. A listing that is not registered (outage exhaustion) stays unregistered.
+   * Fails closed like `swap`.
+   */
+  resync(): HostError | undefined {
+    if (!this.registered) return undefined;
+    this.unregister();
+    const done: Disposer[] = [];
+    try {
+      for (const tool of this.tools) if (this.visible(tool)) done.push(this.registry.register(this.toDef(tool, this.number)));
+    } catch (error) {
+      for (const dispose of done.reverse()) void dispose();
+      return new HostError("conflict:mcp", `Tool resync failed closed, no tools of this server are registered: ${messageOf(error)}`, { reason: "tool_name_conflict" }, { cause: error });
+    }
     this.disposers = done;
     this.registered = true;
     return undefined;

@@ -1,3 +1,4 @@
+import type { McpApproval } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { ToolDef, ToolResult } from "../agent/tool.js";
 import { toToolResult } from "./results.js";
@@ -11,7 +12,7 @@ export type ToolSender = (rawName: string, generation: number, args: Record<stri
  * The registry entry for one MCP tool of one generation: the server's name, description and schema, a
  * local ajv check of the arguments, and a run() that calls the raw name on the wire.
  */
-export function mcpToolDef(server: string, tool: McpTool, generation: number, callTimeoutMs: number, send: ToolSender): ToolDef {
+export function mcpToolDef(server: string, tool: McpTool, generation: number, callTimeoutMs: number, send: ToolSender, approval: McpApproval = "auto"): ToolDef {
   let input: Compiled | undefined;
   let output: Compiled | undefined;
   const description = tool.description || `Tool "${tool.rawName}" of the MCP server "${server}".`;
@@ -23,6 +24,8 @@ export function mcpToolDef(server: string, tool: McpTool, generation: number, ca
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     timeoutMs: callTimeoutMs,
     effect: tool.readOnlyHint ? "read" : "external",
+    // `ask` asks before every call through the permissions gate (MCP-8); `auto` leaves it to the mode and rules.
+    ...(approval === "ask" ? { approval: "ask" as const } : {}),
     // Servers bring dozens of tools: past the budget they wait behind tool_search (CTX-3).
     deferrable: true,
     source: server,

@@ -41,6 +41,7 @@ function evaluateCall(call: CallFacts, mode: PermissionMode, rules: Compiled[]):
   if (ask) return ruled("ask", ask, `The ${named(ask)} asks before ${call.tool} runs.`);
   const allow = hit("allow");
   if (allow) return ruled("allow", allow, `Allowed by the ${named(allow)}.`);
+  if (call.asks) return { verdict: "ask", by: { kind: "mode", mode }, reason: `${call.tool} is set to ask before every call (its MCP server's approval setting).` };
   return byMode(mode, call.effect, call.tool);
 }
 

@@ -31,7 +31,7 @@ export function createGate(deps: GateDeps): Authorize {
   return async ({ tool, args, req }) => {
     const session = await deps.session(req.sessionId);
     const mode = session?.mode ?? (await deps.defaultMode());
-    const call: CallFacts = { tool: tool.name, effect: tool.effect, args, workspace: req.workspace };
+    const call: CallFacts = { tool: tool.name, effect: tool.effect, args, workspace: req.workspace, ...(tool.approval === "ask" ? { asks: true } : {}) };
     const rules = await deps.store.rulesFor(req.sessionId, req.workspace);
     await deps.ready?.();
     const verdict = evaluate(call, { mode, rules });

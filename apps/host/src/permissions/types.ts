@@ -26,6 +26,8 @@ export interface CallFacts {
   args: unknown;
   /** Canonical absolute workspace directory (relative paths and redirections resolve against it). */
   workspace: string;
+  /** The tool's own setting asks before every call (`ToolDef.approval`, MCP-8); rules and plan mode still come first. */
+  asks?: boolean;
 }
 
 /** What decided a verdict: a rule, or the mode's default for the effect. */

@@ -105,8 +105,9 @@ describe("previewImport", () => {
     expect(remote.warnings).toContain('The pasted bearer token is not stored: set REMOTE_TOKEN in the host environment (Seam sends it as "Authorization: Bearer …").');
     expect(remote.warnings).toContain("Header X-Api-Key will be read from the host environment variable X_API_KEY; the pasted value is not stored.");
     const cline = entry(p, "cline");
-    expect(cline.config).toMatchObject({ enabled: false, callTimeoutMs: 30_000, transport: { type: "http" } });
-    expect(cline.warnings).toEqual(["Ignored (not used by Seam): autoApprove."]);
+    // Cline's autoApprove list (empty here) means every other tool of the server asks (MCP-8).
+    expect(cline.config).toMatchObject({ enabled: false, callTimeoutMs: 30_000, transport: { type: "http" }, approval: "ask", toolApproval: {} });
+    expect(cline.warnings).toEqual([]);
     expect(entry(p, "ref").config?.transport).toMatchObject({ bearerTokenEnv: "REF_TOKEN", headers: {} });
     expect(entry(p, "ref").warnings).toEqual([]);
     expect(JSON.stringify(p)).not.toMatch(/abc\.def|k-123/);

@@ -21,7 +21,7 @@ function fakeHub() {
   const notify = (name: string) => { for (const fn of [...listeners]) fn(name); };
   const view = (config: McpServerConfig, status: McpServerView["status"]): McpServerView => ({
     config, status, generation: status.state === "ready" ? 1 : 0,
-    tools: status.state === "ready" ? [{ publicName: `mcp__${config.name}__echo`, rawName: "echo", description: "Echo", inputSchema: { type: "object" }, outputSchema: null }] : [],
+    tools: status.state === "ready" ? [{ publicName: `mcp__${config.name}__echo`, rawName: "echo", description: "Echo", inputSchema: { type: "object" }, outputSchema: null, enabled: true, approval: "auto", readOnly: true }] : [],
     toolsRegistered: status.state === "ready", instructions: null, stderrTail: "", serverInfo: null,
   });
   const command = (c: McpServerConfig) => (c.transport.type === "stdio" ? c.transport.command : c.transport.url);
@@ -58,6 +58,12 @@ function fakeHub() {
       calls.push(`restart ${name}`);
       const v = views.get(name);
       if (v) notify(name);
+    },
+    async setPolicy(config) {
+      calls.push(`policy ${config.name}`);
+      const v = views.get(config.name);
+      if (v) views.set(config.name, { ...v, config });
+      notify(config.name);
     },
     list: () => [...views.values()],
     get: (name) => views.get(name),
@@ -153,6 +159,19 @@ describe("McpService: add, update, remove (MCP-10)", () => {
     expect(view.config.callTimeoutMs).toBe(5_000);
     expect(hub.calls).toEqual(["stop a", "start a"]);
     expect(JSON.parse((await rows())[0]!.configJson).callTimeoutMs).toBe(5_000);
+  });
+
+  it("a policy change (tools, approvals) is saved and applied without restarting (MCP-8)", async () => {
+    await mcp.add(stdio("a"));
+    hub.calls.length = 0;
+    const off = await mcp.setTool({ name: "a", tool: "echo", enabled: false, approval: "ask" });
+    expect(off.config).toMatchObject({ disabledTools: ["echo"], toolApproval: { echo: "ask" } });
+    const asking = await mcp.setApproval("a", "ask");
+    expect(asking.config.approval).toBe("ask");
+    await mcp.update("a", { ...asking.config, enabledTools: ["echo", "other"] });
+    expect(hub.calls).toEqual(["policy a", "policy a", "policy a"]);
+    expect(JSON.parse((await rows())[0]!.configJson)).toMatchObject({ disabledTools: ["echo"], approval: "ask", enabledTools: ["echo", "other"] });
+    await expect(mcp.setTool({ name: "ghost", tool: "echo", enabled: true })).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("an update whose start fails restores and restarts the previous config", async () => {

@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { McpImportApplyInput, McpImportInput, McpServerConfig, McpServerRef, McpSetEnabledInput, McpUpdateInput } from "@seam/shared";
+import { McpImportApplyInput, McpImportInput, McpServerConfig, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
 /** MCP server management (MCP-10). Inputs are the shared schemas; a bad input changes nothing (SEC-5). */
@@ -9,6 +9,8 @@ export const mcpRouter = {
   update: procedure.input(McpUpdateInput).mutation(({ ctx, input }) => ctx.host.mcp.update(input.name, input.config)),
   remove: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcp.remove(input.name)),
   setEnabled: procedure.input(McpSetEnabledInput).mutation(({ ctx, input }) => ctx.host.mcp.setEnabled(input.name, input.enabled)),
+  setTool: procedure.input(McpSetToolInput).mutation(({ ctx, input }) => ctx.host.mcp.setTool(input)),
+  setApproval: procedure.input(McpSetApprovalInput).mutation(({ ctx, input }) => ctx.host.mcp.setApproval(input.name, input.approval)),
   restart: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcp.restart(input.name)),
   importPreview: procedure.input(McpImportInput).mutation(({ ctx, input }) => ctx.host.mcp.importPreview(input.json)),
   importApply: procedure.input(McpImportApplyInput).mutation(({ ctx, input }) => ctx.host.mcp.importApply(input.json, input.names)),

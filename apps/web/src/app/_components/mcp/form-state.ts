@@ -24,6 +24,8 @@ export interface ServerDraft {
   /** Seconds, as typed. */
   startupTimeout: string;
   callTimeout: string;
+  /** The tool policy (MCP-8), edited in the server's tool table, not in the form: carried through an edit unchanged. */
+  policy: Pick<McpServerConfig, "enabledTools" | "disabledTools" | "approval" | "toolApproval"> | null;
 }
 
 /** Field → message. Rows use `env:<id>` / `headers:<id>`. */
@@ -38,12 +40,13 @@ const rowsFrom = (m: Record<string, McpValue>): KvRow[] =>
 export function emptyDraft(): ServerDraft {
   return {
     name: "", transport: "stdio", command: "", args: "", cwd: "", env: [], url: "", headers: [], bearerTokenEnv: "",
-    enabled: true, failOnStartupError: false, startupTimeout: "30", callTimeout: "120",
+    enabled: true, failOnStartupError: false, startupTimeout: "30", callTimeout: "120", policy: null,
   };
 }
 
 export function draftFrom(c: McpServerConfig): ServerDraft {
-  const d = { ...emptyDraft(), name: c.name, enabled: c.enabled, failOnStartupError: c.failOnStartupError };
+  const policy = { ...(c.enabledTools ? { enabledTools: c.enabledTools } : {}), disabledTools: c.disabledTools, approval: c.approval, toolApproval: c.toolApproval };
+  const d = { ...emptyDraft(), name: c.name, enabled: c.enabled, failOnStartupError: c.failOnStartupError, policy };
   d.startupTimeout = String(c.startupTimeoutMs / 1000);
   d.callTimeout = String(c.callTimeoutMs / 1000);
   if (c.transport.type === "stdio") {
@@ -101,6 +104,7 @@ export function parseDraft(d: ServerDraft, taken: readonly string[]): { ok: true
     failOnStartupError: d.failOnStartupError,
     startupTimeoutMs: seconds(d.startupTimeout),
     callTimeoutMs: seconds(d.callTimeout),
+    ...d.policy,
   };
   if (d.name.trim() && taken.includes(d.name.trim())) errors.name = `A server named "${d.name.trim()}" already exists`;
   const parsed = McpServerConfig.safeParse(candidate);
