@@ -178,6 +178,11 @@ export function describeFailure(
       const where = seen.stderrTail.trim() ? " Its stderr is below." : " It wrote nothing to stderr.";
       return fail("exited", `The server ${how} while ${STEP_WORDS[step]}.${where} Check the command and its arguments.`);
     }
+    // The child went away before its exit was seen (a write into its closed input, the connection closed).
+    if (codeOf(error) === "EPIPE" || /is not running|closed its input|Connection closed/i.test(detail)) {
+      const where = seen.stderrTail.trim() ? " Its stderr is below." : "";
+      return fail("exited", `The server stopped while ${STEP_WORDS[step]} (its connection closed).${where} Check the command and its arguments.`);
+    }
   } else {
     const url = t.url;
     const status = httpStatusOf(error);
