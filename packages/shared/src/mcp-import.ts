@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FieldIssue } from "./issues.js";
 import { McpApproval, McpServerConfig, McpServerName } from "./mcp.js";
-import { formatSize, importSizeError, MCP_IMPORT_MAX_BYTES, McpProbeFailure, McpProbeId } from "./mcp-probe.js";
+import { importSizeError, McpProbeFailure, McpProbeId } from "./mcp-probe.js";
 
 /** One configured server, by name (router inputs). */
 export const McpServerRef = z.object({ name: McpServerName });
@@ -39,7 +39,8 @@ const importText = (v: { json: string }, ctx: z.RefinementCtx) => {
   const size = importSizeError(v.json);
   if (size) ctx.addIssue({ code: "custom", message: size, path: [] });
 };
-const ImportJson = z.string().max(MCP_IMPORT_MAX_CHARS, `The pasted text is longer than ${MCP_IMPORT_MAX_CHARS.toLocaleString("en")} characters; Seam imports at most ${formatSize(MCP_IMPORT_MAX_BYTES)}.`);
+/** Bounded by `importText` (MCP_IMPORT_MAX_BYTES, one sentence), and by the body limit before that. */
+const ImportJson = z.string();
 
 /** A pasted or uploaded `{"mcpServers": {...}}` document (Claude Desktop, Cursor, Cline; comments allowed), at most MCP_IMPORT_MAX_BYTES. */
 export const McpImportInput = z.object({ json: ImportJson }).superRefine(importText);
