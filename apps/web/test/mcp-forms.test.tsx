@@ -47,6 +47,7 @@ describe("the save's words (MCP-10)", () => {
     });
     expect(failureOf(TRPCClientError.from({ error: { message: "conflict", code: -32603, data: { hostCode: "conflict:mcp" } } }))).toBeNull();
     expect(failureOf(new Error("network"))).toBeNull();
+    expect(failureOf(probeError(exited), true)?.title).toBe("The server did not start with these settings; the previous settings stay.");
   });
 
   it("the confirmation names the tool count, or what happens next", () => {

@@ -23,10 +23,11 @@ export interface FailureView {
 }
 
 /** The try's failure carried by a save error, or null when the save failed for another reason (a conflict, bad input). */
-export function failureOf(error: unknown): FailureView | null {
+export function failureOf(error: unknown, editing = false): FailureView | null {
   const probe: McpProbeFailure | null = hostProbeOf(error);
   if (!probe) return null;
-  return { title: "The server did not start, so nothing was saved.", message: probe.message, step: `Failed ${STEP_PHRASE[probe.step]}.`, stderrTail: probe.stderrTail.trimEnd() };
+  const title = editing ? "The server did not start with these settings; the previous settings stay." : "The server did not start, so nothing was saved.";
+  return { title, message: probe.message, step: `Failed ${STEP_PHRASE[probe.step]}.`, stderrTail: probe.stderrTail.trimEnd() };
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;

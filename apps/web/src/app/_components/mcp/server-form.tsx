@@ -100,7 +100,7 @@ function ServerForm({ editing, taken, onDone, onSaved }: { editing: McpServerCon
     refetchInterval: trying ? 250 : false,
     retry: false,
   });
-  const failure = failureOf(form.error);
+  const failure = failureOf(form.error, editing !== null);
   const saveAnyway = () => {
     forceNext.current = true;
     form.submit();
