@@ -144,6 +144,49 @@ describe("the add form: try, fail inline, save anyway (MCP-10)", () => {
   });
 });
 
+describe("the edit form: tried only when how Seam reaches the server changed (MCP-10)", () => {
+  const renderEdit = () => {
+    const client = new QueryClient({ defaultOptions: { mutations: { retry: false }, queries: { retry: false } } });
+    const onSaved = vi.fn();
+    render(
+      <QueryClientProvider client={client}>
+        <ServerFormSheet open onOpenChange={() => {}} editing={config} taken={["everything"]} onSaved={onSaved} />
+      </QueryClientProvider>,
+    );
+    return { onSaved };
+  };
+
+  it("a changed command shows the try; a failure says the previous settings stay", async () => {
+    let fail!: (e: unknown) => void;
+    mutations.update.mockImplementationOnce(() => new Promise((_, reject) => { fail = reject; }));
+    mutations.status.mockRejectedValue(new Error("not yet"));
+    renderEdit();
+    const user = userEvent.setup();
+    await user.clear(screen.getByTestId("mcp-command"));
+    await user.type(screen.getByTestId("mcp-command"), "foo");
+    await user.click(screen.getByTestId("mcp-save"));
+    await waitFor(() => expect(screen.getByTestId("mcp-save-progress").textContent).toBe("Trying the server… Starting…"));
+    expect(mutations.update.mock.calls[0]![0]).toMatchObject({ name: "everything", config: { transport: { command: "foo" } }, force: false });
+    fail(probeError(missing));
+    await waitFor(() => expect(screen.getByTestId("mcp-probe-error").textContent).toContain("the previous settings stay"));
+  });
+
+  it("a timeout-only edit is saved without a try: the progress says Saving…", async () => {
+    let done!: (v: unknown) => void;
+    mutations.update.mockImplementationOnce(() => new Promise((resolve) => { done = resolve; }));
+    const { onSaved } = renderEdit();
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("mcp-advanced"));
+    await user.clear(screen.getByTestId("mcp-call-timeout"));
+    await user.type(screen.getByTestId("mcp-call-timeout"), "60");
+    await user.click(screen.getByTestId("mcp-save"));
+    await waitFor(() => expect(screen.getByTestId("mcp-save-progress").textContent).toBe("Saving…"));
+    expect(mutations.status).not.toHaveBeenCalled();
+    done({ config: { ...config, callTimeoutMs: 60_000 }, probe: null });
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith('Saved "everything". Seam is starting it; its state is shown in the list.'));
+  });
+});
+
 describe("import errors in words (MCP-10)", () => {
   it("a 1 MB paste: its size and the limit, before anything is sent", () => {
     const mb = `{"mcpServers": {"a": {"command": "x", "args": ["${"y".repeat(1024 * 1024)}"]}}}`;

@@ -68,7 +68,7 @@ function ServerForm({ editing, taken, onDone, onSaved }: { editing: McpServerCon
   // "Save anyway" is a second step: it sets this for the one submit it triggers.
   const forceNext = useRef(false);
   const forcedLast = useRef(false);
-  const [attempt, setAttempt] = useState<{ probeId: string; force: boolean } | null>(null);
+  const [attempt, setAttempt] = useState<{ probeId: string; force: boolean; tries: boolean } | null>(null);
   const invalidate = useInvalidateMcp();
   const id = useId();
   const [advanced, setAdvanced] = useState(false);
@@ -79,7 +79,9 @@ function ServerForm({ editing, taken, onDone, onSaved }: { editing: McpServerCon
       const next = { probeId: newProbeId(), force: forceNext.current };
       forceNext.current = false;
       forcedLast.current = next.force;
-      setAttempt(next);
+      // What the host tries (apps/host/src/mcp/README.md): a new enabled server, or an edit that changes how it is reached or enables it.
+      const tries = !next.force && value.enabled && (!editing || !editing.enabled || JSON.stringify(editing.transport) !== JSON.stringify(value.transport));
+      setAttempt({ ...next, tries });
       return editing ? client.mcp.update.mutate({ name: editing.name, config: value, ...next }) : client.mcp.add.mutate({ ...value, ...next });
     },
     onInvalid: (errors) => {
@@ -93,7 +95,7 @@ function ServerForm({ editing, taken, onDone, onSaved }: { editing: McpServerCon
     },
   });
   const { draft, update: change, errors } = form;
-  const trying = form.pending && attempt !== null && !attempt.force;
+  const trying = form.pending && attempt !== null && attempt.tries;
   const progress = useQuery({
     ...trpc.mcp.probeStatus.queryOptions({ probeId: attempt?.probeId ?? "no-probe-yet" }),
     enabled: trying,
