@@ -84,7 +84,7 @@ test.describe("MCP servers page (MCP-10, SEC-2, SEC-5)", () => {
     await expect(form.getByTestId("mcp-field-error")).toContainText('A server named "everything" already exists');
     await page.screenshot({ path: test.info().outputPath("mcp-form-errors.png") });
 
-    // A server that cannot start, with failOnStartupError: the host refuses and keeps nothing.
+    // A server that cannot start: the try before saving fails, the host keeps nothing (MCP-10; e2e/specs/mcp-forms.e2e.ts has the rest).
     await page.getByTestId("mcp-name").fill("nowhere");
     await page.getByTestId("mcp-transport-stdio").click();
     await page.getByTestId("mcp-command").fill("/nonexistent/mcp-server");
@@ -92,7 +92,8 @@ test.describe("MCP servers page (MCP-10, SEC-2, SEC-5)", () => {
     await page.getByTestId("mcp-startup-timeout").fill("5");
     await page.getByTestId("mcp-fail-on-startup").check();
     await page.getByTestId("mcp-save").click();
-    await expect(page.getByTestId("mcp-form-error")).toContainText("Not saved —", { timeout: 20_000 });
+    // The env row above references GITHUB_TOKEN, which the host does not have: the try stops there, before spawning.
+    await expect(page.getByTestId("mcp-probe-error")).toContainText("Environment variable GITHUB_TOKEN needs GITHUB_TOKEN, which is neither set", { timeout: 20_000 });
     await page.keyboard.press("Escape");
 
     await page.reload();

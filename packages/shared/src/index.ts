@@ -32,6 +32,10 @@ export {
   McpImportAction, McpImportEntry, McpImportPreview, McpImportResult, McpExport,
 } from "./mcp-import.js";
 export {
+  McpProbeStep, MCP_PROBE_STEP_LABEL, McpProbeReason, McpProbeSeen, McpProbeFailure, McpProbeId, McpProbeStatus, McpProbeRef, McpSaveOptions,
+  McpAddInput, McpSaveResult, MCP_IMPORT_MAX_BYTES, formatSize, utf8Bytes, importSizeError,
+} from "./mcp-probe.js";
+export {
   SKILL_NAME, SKILL_NAME_MAX, SkillName, SKILLS_CATALOG_FACT, SKILL_INVOCATION_FACT, COMPACTION_FACT, SkillsCatalogPayload,
   SkillInvocationPayload, SkillRootPath, SkillSettings, SkillRootKind, SkillRootInfo, SkillDiagnostic, SkillShadow,
   SkillCandidateInfo, SkillInspection, SkillCompletion, SkillsWhereInput,

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { FieldIssue } from "./issues.js";
 import { McpApproval, McpServerConfig, McpServerName } from "./mcp.js";
+import { importSizeError, McpProbeFailure, McpProbeId } from "./mcp-probe.js";
 
 /** One configured server, by name (router inputs). */
 export const McpServerRef = z.object({ name: McpServerName });
 export type McpServerRef = z.infer<typeof McpServerRef>;
 
 /** Replaces the config of server `name`; `config.name` may differ (a rename). */
-export const McpUpdateInput = z.object({ name: McpServerName, config: McpServerConfig });
+export const McpUpdateInput = z.object({ name: McpServerName, config: McpServerConfig, force: z.boolean().optional(), probeId: McpProbeId.optional() });
 export type McpUpdateInput = z.input<typeof McpUpdateInput>;
 
 export const McpSetEnabledInput = z.object({ name: McpServerName, enabled: z.boolean() });
@@ -26,17 +27,35 @@ export type McpSetToolInput = z.infer<typeof McpSetToolInput>;
 export const McpSetApprovalInput = z.object({ name: McpServerName, approval: McpApproval });
 export type McpSetApprovalInput = z.infer<typeof McpSetApprovalInput>;
 
-/** Largest pasted or uploaded config the host parses. */
+/**
+ * Largest pasted text the host reads at all (the HTTP body limit is sized for it): anything up to it is
+ * answered with a sentence that says its size (MCP_IMPORT_MAX_BYTES is the import limit), not a bare 413.
+ */
 export const MCP_IMPORT_MAX_CHARS = 1_000_000;
 
-/** A pasted or uploaded `{"mcpServers": {...}}` document (Claude Desktop, Cursor, Cline; comments allowed). */
-export const McpImportInput = z.object({
-  json: z.string().trim().min(1, "Paste a JSON config or choose a file").max(MCP_IMPORT_MAX_CHARS, "The file is larger than 1 MB"),
-});
+/** The whole import document as text: a sentence for an empty or oversized paste (path-less, so it reads alone). */
+const importText = (v: { json: string }, ctx: z.RefinementCtx) => {
+  if (v.json.trim() === "") ctx.addIssue({ code: "custom", message: "Paste a JSON config or choose a file.", path: [] });
+  const size = importSizeError(v.json);
+  if (size) ctx.addIssue({ code: "custom", message: size, path: [] });
+};
+/** Bounded by `importText` (MCP_IMPORT_MAX_BYTES, one sentence), and by the body limit before that. */
+const ImportJson = z.string();
+
+/** A pasted or uploaded `{"mcpServers": {...}}` document (Claude Desktop, Cursor, Cline; comments allowed), at most MCP_IMPORT_MAX_BYTES. */
+export const McpImportInput = z.object({ json: ImportJson }).superRefine(importText);
 export type McpImportInput = z.infer<typeof McpImportInput>;
 
-/** Applies the entries named in `names` (all applicable entries when absent). */
-export const McpImportApplyInput = McpImportInput.extend({ names: z.array(z.string().max(200)).max(500).optional() });
+/**
+ * Applies the entries named in `names` (all applicable entries when absent). Each added server, and each
+ * update that changes how Seam reaches the server, is tried first (MCP-10); the servers named in `force`
+ * are saved without the try ("save anyway").
+ */
+export const McpImportApplyInput = z.object({
+  json: ImportJson,
+  names: z.array(z.string().max(200)).max(500).optional(),
+  force: z.array(z.string().max(200)).max(500).optional(),
+}).superRefine(importText);
 export type McpImportApplyInput = z.infer<typeof McpImportApplyInput>;
 
 /** A problem with one field; `path` is dotted and relative to the entry (`env.GITHUB_TOKEN`, `url`). */
@@ -74,7 +93,7 @@ export const McpImportResult = z.object({
   /** Selected entries that were not applied because there was nothing to do or they are invalid. */
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
   /** Entries the host refused (startup failure with failOnStartupError, a conflict…); nothing of them was saved. */
-  failed: z.array(z.object({ name: z.string(), message: z.string() })),
+  failed: z.array(z.object({ name: z.string(), message: z.string(), /** Set when the try before saving failed (MCP-10): "save anyway" is offered. */ probe: McpProbeFailure.optional() })),
 });
 export type McpImportResult = z.infer<typeof McpImportResult>;
 

@@ -321,6 +321,8 @@ function changedFields(saved: McpServerConfig, next: McpServerConfig): string[] 
 }
 
 export const sameConfig = (a: McpServerConfig, b: McpServerConfig) => canonical(a) === canonical(b);
+/** Whether Seam reaches both servers the same way (command, args, env, cwd / URL, headers, token): no new try needed (MCP-10). */
+export const sameTransport = (a: McpServerConfig, b: McpServerConfig) => canonical(a.transport) === canonical(b.transport);
 
 const MAX_ENTRIES = 200;
 

@@ -8,6 +8,8 @@ import { create as createHub } from "./hub.js";
 import { createMcpService, type McpService } from "./service.js";
 import { instructionsBlock } from "./instructions.js";
 import { mcpStatus } from "./status.js";
+import { createProber } from "./probe.js";
+import { transportFactory } from "./transport.js";
 
 /** What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the host confirmed it (MCP-10). */
 export type Api = Omit<McpService, "events" | "settled">;
@@ -33,8 +35,11 @@ export interface Deps {
 
 /** Starts the hub (supervised servers, generation sync) and the service that saves and manages their configs. */
 export async function create(scope: Scope, deps: Deps): Promise<Interface> {
-  const hub = createHub(scope, { registry: deps.registry, lookup: (name) => deps.secrets.get(name)?.value });
-  const service = await createMcpService(scope, { hub, db: deps.db });
+  const lookup = (name: string) => deps.secrets.get(name)?.value;
+  const hub = createHub(scope, { registry: deps.registry, lookup });
+  // Tries before saves (MCP-10), in a scope of their own: disposing the capability kills any try still running.
+  const probe = createProber(scope.child("mcp-probes"), { makeTransport: transportFactory(lookup) });
+  const service = await createMcpService(scope, { hub, db: deps.db, probe });
   return {
     api: service,
     live: { mcp: (signal) => service.events(signal) },

@@ -1,25 +1,32 @@
 import {
   formatIssues, issuesOf, McpServerConfig, messageFor, type McpApproval, type McpSetToolInput, type McpExport, type McpImportPreview, type McpImportResult, type McpServerConfigInput, type McpServerState,
-  type McpServerView,
+  type McpServerView, type McpProbeFailure, type McpProbeSeen, type McpProbeStatus, type McpSaveOptions, type McpSaveResult,
 } from "@seam/shared";
 import type { z } from "zod";
 import { createChanges } from "../core/changes.js";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Database } from "../persistence/db.js";
-import { exportServers, previewImport, sameConfig } from "./import.js";
+import { exportServers, previewImport, sameConfig, sameTransport } from "./import.js";
 import { withToolPolicy } from "./policy.js";
 import type { McpHub } from "./hub.js";
 import { createMcpStore, type McpStore } from "./store.js";
+import type { Prober } from "./probe.js";
 
 /** MCP server management for the tRPC layer (MCP-10): saved configs joined with the hub's live state. */
 export interface McpService {
   /** Every saved server, sorted by name, with its live state. */
   list(): McpServerView[];
-  /** Saves, then starts; a failed activation rolls the save back (nothing saved). */
-  add(config: McpServerConfigInput): Promise<McpServerView>;
-  /** Replaces server `name` (`config.name` may rename it), restarting it; on failure the old config stays. */
-  update(name: string, config: McpServerConfigInput): Promise<McpServerView>;
+  /**
+   * Tries the server first (MCP-10: spawn or connect, initialize, list tools), then saves and starts it; a failed try
+   * saves nothing (unless `force`), a failed activation rolls the save back. The answer says what the try saw.
+   */
+  add(config: McpServerConfigInput, options?: McpSaveOptions): Promise<McpSaveResult>;
+  /**
+   * Replaces server `name` (`config.name` may rename it), restarting it; on failure the old config stays. A change of
+   * transport (command, args, env, cwd, URL, headers) is tried first, like `add`.
+   */
+  update(name: string, config: McpServerConfigInput, options?: McpSaveOptions): Promise<McpSaveResult>;
   remove(name: string): Promise<void>;
   setEnabled(name: string, enabled: boolean): Promise<McpServerView>;
   /** One tool's policy (MCP-8): enabled for the model or not, its approval (`inherit` drops the override). Applies without reconnecting. */
@@ -28,7 +35,10 @@ export interface McpService {
   setApproval(name: string, approval: McpApproval): Promise<McpServerView>;
   restart(name: string): Promise<McpServerView>;
   importPreview(json: string): Promise<McpImportPreview>;
-  importApply(json: string, names?: string[]): Promise<McpImportResult>;
+  /** Applies the selected entries; each is tried first like `add`/`update`, except those named in `force`. */
+  importApply(json: string, names?: string[], force?: string[]): Promise<McpImportResult>;
+  /** The progress of the try named `probeId` (MCP-10), kept a while after it ended. not_found:mcp when unknown. */
+  probeStatus(probeId: string): McpProbeStatus;
   exportJson(): Promise<McpExport>;
   /** A snapshot now, then one after every burst of changes (at most one per `throttleMs`). */
   events(signal: AbortSignal): AsyncIterable<McpServerView[]>;
@@ -39,6 +49,8 @@ export interface McpService {
 export interface McpServiceDeps {
   hub: McpHub;
   db: Pick<Database, "exclusive">;
+  /** Tries a config before it is saved (MCP-10). Without it nothing is tried (unit tests of the save path alone). */
+  probe?: Prober;
   /** Coalescing window for `events` (default 100 ms). */
   throttleMs?: number;
   log?: (message: string) => void;
@@ -49,6 +61,9 @@ const invalid = (error: z.ZodError) => {
   return new HostError("bad_input:mcp", `Invalid MCP server config: ${formatIssues(issues)}`, { issues });
 };
 const policyOf = (c: McpServerConfig) => ({ enabledTools: c.enabledTools, disabledTools: c.disabledTools, approval: c.approval, toolApproval: c.toolApproval });
+/** The try's failure carried by a HostError from the prober (`data.probe`), if it is one. */
+const probeFailureOf = (error: unknown): McpProbeFailure | undefined =>
+  error instanceof HostError && typeof error.data?.probe === "object" && error.data.probe !== null ? (error.data.probe as McpProbeFailure) : undefined;
 const notFound = (name: string) => new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
 
 /**
@@ -176,6 +191,39 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
     return viewOf(next);
   };
 
+  // The try before a save (MCP-10), its progress kept by the client's probe id for polling.
+  const probes = new Map<string, McpProbeStatus>();
+  const PROBES_KEPT = 50;
+  const track = (id: string | undefined, server: string, patch: Partial<McpProbeStatus>) => {
+    if (!id) return;
+    const prev = probes.get(id) ?? { id, server, state: "running", step: "starting", seen: null, failure: null };
+    probes.delete(id);
+    probes.set(id, { ...prev, ...patch });
+    for (const old of probes.keys()) {
+      if (probes.size <= PROBES_KEPT) break;
+      probes.delete(old);
+    }
+  };
+  /** Tries `config` unless there is nothing to try (no prober, disabled, `force`, an unchanged transport). */
+  const tryFirst = async (config: McpServerConfig, options: McpSaveOptions, old?: McpServerConfig): Promise<McpProbeSeen | null> => {
+    const probe = deps.probe;
+    if (!probe || !config.enabled || options.force || (old && old.enabled && sameTransport(old, config))) return null;
+    const id = options.probeId;
+    track(id, config.name, { state: "running", step: "starting", seen: null, failure: null });
+    try {
+      const seen = await probe(config, (step) => track(id, config.name, { step }));
+      track(id, config.name, { state: "succeeded", seen });
+      return seen;
+    } catch (error) {
+      const failure = probeFailureOf(error);
+      track(id, config.name, { state: "failed", failure: failure ?? { step: "starting", reason: "failed", message: messageOf(error), stderrTail: "" } });
+      throw error;
+    }
+  };
+  const nameFree = (name: string) => {
+    if (configs.has(name)) throw new HostError("conflict:mcp", `An MCP server named "${name}" already exists.`, { name });
+  };
+
   const existing = (name: string) => {
     const c = configs.get(name);
     if (!c) throw notFound(name);
@@ -184,13 +232,22 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
 
   const service: McpService = {
     list,
-    add: async (input) => {
+    add: async (input, options = {}) => {
       const config = parse(input);
-      return withNames([config.name], () => addLocked(config));
+      return withNames([config.name], async () => {
+        nameFree(config.name);
+        const probe = await tryFirst(config, options);
+        return { ...(await addLocked(config)), probe };
+      });
     },
-    update: async (name, input) => {
+    update: async (name, input, options = {}) => {
       const next = parse(input);
-      return withNames([name, next.name], () => replaceLocked(existing(name), next));
+      return withNames([name, next.name], async () => {
+        const old = existing(name);
+        if (next.name !== old.name) nameFree(next.name);
+        const probe = sameConfig(old, next) ? null : await tryFirst(next, options, old);
+        return { ...(await replaceLocked(old, next)), probe };
+      });
     },
     remove: (name) => withNames([name], async () => {
       existing(name);
@@ -225,7 +282,8 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
       return viewOf(c);
     }),
     importPreview: async (json) => previewImport(json, configs),
-    importApply: async (json, names) => {
+    importApply: async (json, names, force) => {
+      const forced = new Set(force ?? []);
       const preview = previewImport(json, configs);
       const wanted = names ? new Set(names) : null;
       const result: McpImportResult = { applied: [], skipped: [], failed: [] };
@@ -243,17 +301,24 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
           // Re-checked under the lock: the saved set may have changed since the preview.
           await withNames([config.name], async () => {
             const saved = configs.get(config.name);
+            await tryFirst(config, { force: forced.has(config.name) }, saved);
             if (saved) await replaceLocked(saved, config);
             else await addLocked(config);
           });
           result.applied.push({ name: entry.name, action: entry.action });
         } catch (error) {
-          result.failed.push({ name: entry.name, message: messageOf(error) });
+          const probe = probeFailureOf(error);
+          result.failed.push({ name: entry.name, message: messageOf(error), ...(probe && { probe }) });
         }
       }
       return result;
     },
     exportJson: async () => exportServers(list().map((v) => v.config)),
+    probeStatus: (probeId) => {
+      const status = probes.get(probeId);
+      if (!status) throw new HostError("not_found:mcp", "No try of an MCP server with this id is running or recently ended.", { probeId });
+      return status;
+    },
     events: (signal) => changes.snapshots(signal),
     settled: () => boot,
   };

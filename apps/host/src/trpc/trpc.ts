@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { formatIssues, FieldIssue, issuesOf, messageFor } from "@seam/shared";
+import { formatIssues, FieldIssue, issuesOf, McpProbeFailure, messageFor } from "@seam/shared";
 import { ZodError } from "zod";
 import { errorDetails, HostError, isHostError, isPublic } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
@@ -82,6 +82,8 @@ const t = initTRPC.context<Context>().create({
         ref: isHostError(cause) && typeof cause.data?.ref === "string" ? cause.data.ref : null,
         /** Field by field, when the input (or a config inside it) failed validation. */
         issues: cause instanceof ZodError && shown.code === "BAD_REQUEST" ? issuesOf(cause) : carried?.success ? carried.data : null,
+        /** A failed try of an MCP server before saving it (MCP-10): step, reason, stderr tail. */
+        mcpProbe: isHostError(cause) ? (McpProbeFailure.safeParse(cause.data?.probe).data ?? null) : null,
       },
     };
   },

@@ -176,7 +176,8 @@ describe("MCP policy plane with server-everything (MCP-8)", () => {
     await caller.mcp.remove({ name: "cline" });
 
     const huge = await caller.mcp.importPreview({ json: `{"mcpServers": {"x": {"command": "${"x".repeat(1_000_001)}"}}}` }).then(() => null, (e: unknown) => e as Error);
-    expect(huge?.message).toBe("json: The file is larger than 1 MB");
+    // One sentence with the size and the limit, checked before parsing (MCP-10).
+    expect(huge?.message).toBe("The pasted config is 977 KB; Seam imports at most 256 KB at a time. Paste only the mcpServers block, or import the servers in parts.");
     const bad = await caller.mcp.importPreview({ json: '{"mcpServers": {"x": {"command": "x", "disabledTools": "all"}}}' });
     expect(bad.entries[0]!.errors).toEqual([{ path: "disabledTools", message: "disabledTools must be a list of tool names" }]);
   }, 60_000);

@@ -66,7 +66,7 @@ describe("MCP service with the real hub and server-everything", () => {
     await expect(caller.mcp.add({ name: "s", transport: { type: "stdio", command: "x", env: { GITHUB_TOKEN: { value: "ghp_x" } } } } as never))
       .rejects.toSatisfy(trpcCode("BAD_REQUEST"));
     const missing = caller.mcp.add({ name: "missing", failOnStartupError: true, startupTimeoutMs: 5_000, transport: { type: "stdio", command: join(HOST_DIR, "no-such-binary") } });
-    await expect(missing).rejects.toThrow(/no-such-binary" was not found or is not executable/);
+    await expect(missing).rejects.toThrow(/The command '.*no-such-binary' was not found \(ENOENT\)/);
     expect(await caller.mcp.list()).toEqual([]);
 
     await caller.mcp.add(everythingStdio("dup"));

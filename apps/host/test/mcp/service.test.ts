@@ -330,3 +330,76 @@ describe("McpService: import and export (SEC-2)", () => {
     expect((await mcp.importPreview(out.json)).entries.map((e) => [e.name, e.action])).toEqual([["github", "unchanged"], ["remote", "unchanged"]]);
   });
 });
+
+describe("McpService: saving tries first (MCP-10)", () => {
+  /** A prober double: `command: "nope"` fails at the start, anything else answers with one tool. */
+  const tried: string[] = [];
+  const probe = async (config: McpServerConfig, onStep?: (step: "starting" | "initializing" | "listing_tools") => void) => {
+    const command = config.transport.type === "stdio" ? config.transport.command : config.transport.url;
+    tried.push(`${config.name}:${command}`);
+    onStep?.("initializing");
+    if (command === "nope") {
+      const probe = { step: "starting", reason: "command_not_found", message: "The command 'nope' was not found (ENOENT). Check the path, or install it.", stderrTail: "" };
+      throw new HostError("unavailable:mcp", probe.message, { reason: probe.reason, step: probe.step, probe });
+    }
+    return { serverInfo: { name: "double", version: "1" }, protocolVersion: "2025-11-25", toolCount: 1 };
+  };
+  const openTrying = async () => {
+    tried.length = 0;
+    hub = fakeHub();
+    mcp = await createMcpService(scope.child(`mcp-try-${Math.random()}`), { hub, db, throttleMs: 40, log: () => {}, probe });
+  };
+  beforeEach(openTrying);
+
+  it("a failed try saves and starts nothing; force saves without trying", async () => {
+    await expect(mcp.add(stdio("a", "nope"), { probeId: "try-a-0001" })).rejects.toThrow("The command 'nope' was not found (ENOENT)");
+    expect(await rows()).toEqual([]);
+    expect(hub.calls).toEqual([]);
+    expect(mcp.probeStatus("try-a-0001")).toMatchObject({ state: "failed", step: "initializing", failure: { reason: "command_not_found" } });
+    const forced = await mcp.add(stdio("a", "nope"), { force: true });
+    expect(forced.probe).toBeNull();
+    expect(tried).toEqual(["a:nope"]);
+    expect((await rows()).map((r) => r.name)).toEqual(["a"]);
+  });
+
+  it("a good try: saved, started, and the answer carries what it saw", async () => {
+    const saved = await mcp.add(stdio("a"), { probeId: "try-a-0002" });
+    expect(saved.probe).toEqual({ serverInfo: { name: "double", version: "1" }, protocolVersion: "2025-11-25", toolCount: 1 });
+    expect(mcp.probeStatus("try-a-0002")).toMatchObject({ state: "succeeded", seen: { toolCount: 1 } });
+    expect(hub.calls).toEqual(["start a"]);
+  });
+
+  it("a conflict is refused before anything is tried; a disabled server is not tried", async () => {
+    await mcp.add(stdio("a"));
+    tried.length = 0;
+    await expect(mcp.add(stdio("a", "nope"))).rejects.toSatisfy(code("conflict:mcp"));
+    await mcp.add(stdio("off", "nope", { enabled: false }));
+    expect(tried).toEqual([]);
+  });
+
+  it("update: tried only when the transport changed (or a disabled server is enabled); a failure keeps the old config running", async () => {
+    await mcp.add(stdio("a"));
+    tried.length = 0;
+    await mcp.update("a", { ...stdio("a"), callTimeoutMs: 5_000, disabledTools: ["x"] });
+    expect(tried).toEqual([]);
+    hub.calls.length = 0;
+    await expect(mcp.update("a", stdio("a", "nope"))).rejects.toThrow(/ENOENT/);
+    expect(hub.calls).toEqual([]);
+    expect(JSON.parse((await rows())[0]!.configJson).transport.command).toBe("node");
+    await mcp.update("a", { ...stdio("a"), enabled: false });
+    tried.length = 0;
+    await mcp.update("a", stdio("a"));
+    expect(tried).toEqual(["a:node"]);
+  });
+
+  it("import: each new server tried; a failure is listed with the try, and saved when forced", async () => {
+    const doc = JSON.stringify({ mcpServers: { good: { command: "node" }, bad: { command: "nope" } } });
+    const result = await mcp.importApply(doc);
+    expect(result.applied).toEqual([{ name: "good", action: "add" }]);
+    expect(result.failed).toEqual([{ name: "bad", message: expect.stringContaining("ENOENT"), probe: expect.objectContaining({ reason: "command_not_found", step: "starting" }) }]);
+    expect((await rows()).map((r) => r.name)).toEqual(["good"]);
+    const forced = await mcp.importApply(doc, ["bad"], ["bad"]);
+    expect(forced).toEqual({ applied: [{ name: "bad", action: "add" }], skipped: [], failed: [] });
+    expect((await rows()).map((r) => r.name)).toEqual(["bad", "good"]);
+  });
+});

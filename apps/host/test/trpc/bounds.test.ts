@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRPCError } from "@trpc/server";
-import { JSON_DEPTH_MAX, MCP_IMPORT_MAX_CHARS, SESSION_TEXT_MAX } from "@seam/shared";
+import { JSON_DEPTH_MAX, MCP_IMPORT_MAX_BYTES, MCP_IMPORT_MAX_CHARS, SESSION_TEXT_MAX } from "@seam/shared";
 import type { Scope } from "../../src/core/scope.js";
 import type { HostApi } from "../../src/host-api.js";
 import { loadHostToken, loopbackPolicy } from "../../src/trpc/auth.js";
@@ -127,12 +127,13 @@ describe("unavailable peers answer 503 (STYLE §4 status mapping)", () => {
     const config = { name: "down", failOnStartupError: true, startupTimeoutMs: 5_000, transport: { type: "http" as const, url: "http://127.0.0.1:1/mcp" } };
     const error = await failure(caller.mcp.add(config));
     expect(error.code).toBe("SERVICE_UNAVAILABLE");
-    expect(hostCode(error)).toBe("connect_failed");
+    // Saving tries the server first (MCP-10): the try's reason is the host code, its failure rides along in data.mcpProbe.
+    expect(hostCode(error)).toBe("failed");
     const wire = await post("/trpc/mcp.add", JSON.stringify(config));
     expect(wire.status).toBe(503);
     const body = JSON.parse(wire.body) as { error: { message: string; data: { hostCode: string; httpStatus: number } } };
-    expect(body.error.data).toMatchObject({ hostCode: "connect_failed", httpStatus: 503 });
-    expect(body.error.message).toMatch(/Could not connect to the MCP server "down"/);
+    expect(body.error.data).toMatchObject({ hostCode: "failed", httpStatus: 503, mcpProbe: { step: "initializing", reason: "failed", stderrTail: "" } });
+    expect(body.error.message).toMatch(/Seam cannot connect to port 1 of 127.0.0.1: fetch refuses that port as unsafe/);
     expect(await caller.mcp.list()).toEqual([]);
   });
 });
@@ -213,13 +214,24 @@ describe("HTTP body limit (SEC-5)", () => {
     expect(external() - before).toBeLessThan(total / 2);
   });
 
-  it("takes the largest legitimate input: an MCP import of MCP_IMPORT_MAX_CHARS characters, 3 bytes each", async () => {
+  it("reads the largest input it answers in words: an MCP import of MCP_IMPORT_MAX_CHARS characters, 3 bytes each, refused with its size (MCP-10)", async () => {
     const prefix = '// ';
     const suffix = '\n{"mcpServers": {}}';
     const json = `${prefix}${"€".repeat(MCP_IMPORT_MAX_CHARS - prefix.length - suffix.length)}${suffix}`;
     const body = JSON.stringify({ json });
     expect(Buffer.byteLength(body)).toBeGreaterThan(3 * (MCP_IMPORT_MAX_CHARS - 100));
     const answer = await post("/trpc/mcp.importPreview", body);
+    // Read whole (not a bare 413), then refused before parsing: the import limit is MCP_IMPORT_MAX_BYTES.
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).error.message).toBe(
+      "The pasted config is 2.9 MB; Seam imports at most 256 KB at a time. Paste only the mcpServers block, or import the servers in parts.",
+    );
+  });
+
+  it("takes an MCP import just under MCP_IMPORT_MAX_BYTES", async () => {
+    const suffix = '\n{"mcpServers": {}}';
+    const json = `// ${"x".repeat(MCP_IMPORT_MAX_BYTES - 3 - suffix.length)}${suffix}`;
+    const answer = await post("/trpc/mcp.importPreview", JSON.stringify({ json }));
     expect(answer.status).toBe(200);
   });
 });

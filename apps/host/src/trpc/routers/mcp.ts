@@ -1,18 +1,20 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { McpImportApplyInput, McpImportInput, McpServerConfig, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
+import { McpAddInput, McpImportApplyInput, McpImportInput, McpProbeRef, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
 /** MCP server management (MCP-10). Inputs are the shared schemas; a bad input changes nothing (SEC-5). */
 export const mcpRouter = {
   list: procedure.query(({ ctx }) => ctx.host.mcp.list()),
-  add: procedure.input(McpServerConfig).mutation(({ ctx, input }) => ctx.host.mcp.add(input)),
-  update: procedure.input(McpUpdateInput).mutation(({ ctx, input }) => ctx.host.mcp.update(input.name, input.config)),
+  add: procedure.input(McpAddInput).mutation(({ ctx, input: { force, probeId, ...config } }) => ctx.host.mcp.add(config, { force, probeId })),
+  update: procedure.input(McpUpdateInput).mutation(({ ctx, input }) => ctx.host.mcp.update(input.name, input.config, { force: input.force, probeId: input.probeId })),
   remove: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcp.remove(input.name)),
   setEnabled: procedure.input(McpSetEnabledInput).mutation(({ ctx, input }) => ctx.host.mcp.setEnabled(input.name, input.enabled)),
   setTool: procedure.input(McpSetToolInput).mutation(({ ctx, input }) => ctx.host.mcp.setTool(input)),
   setApproval: procedure.input(McpSetApprovalInput).mutation(({ ctx, input }) => ctx.host.mcp.setApproval(input.name, input.approval)),
   restart: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcp.restart(input.name)),
   importPreview: procedure.input(McpImportInput).mutation(({ ctx, input }) => ctx.host.mcp.importPreview(input.json)),
-  importApply: procedure.input(McpImportApplyInput).mutation(({ ctx, input }) => ctx.host.mcp.importApply(input.json, input.names)),
+  importApply: procedure.input(McpImportApplyInput).mutation(({ ctx, input }) => ctx.host.mcp.importApply(input.json, input.names, input.force)),
   export: procedure.query(({ ctx }) => ctx.host.mcp.exportJson()),
+  /** Progress of the try before a save (MCP-10), polled by the form while `add`/`update` runs. */
+  probeStatus: procedure.input(McpProbeRef).query(({ ctx, input }) => ctx.host.mcp.probeStatus(input.probeId)),
 } satisfies TRPCRouterRecord;

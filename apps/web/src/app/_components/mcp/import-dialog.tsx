@@ -2,12 +2,15 @@
 import type { McpImportAction, McpImportEntry, McpImportPreview, McpImportResult } from "@seam/shared";
 import { useMutation } from "@tanstack/react-query";
 import { FileUpIcon, LoaderCircleIcon } from "lucide-react";
-import { useRef, useState, type ChangeEvent } from "react";
+import { useMemo, useRef, useState, type ChangeEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FieldError, FieldHint, Textarea } from "@/components/ui/input";
 import { useTRPC } from "@/trpc/react";
+import { entryIssueLines, fileSizeError, importErrorText, pasteSizeError } from "./import-errors";
+import { ProbeFailure } from "./probe-outcome";
+import { failureOf } from "./save-state";
 import { useInvalidateMcp } from "./use-mcp";
 
 const PLACEHOLDER = `{
@@ -52,6 +55,21 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
       },
     }),
   );
+  // "Save anyway" for one server whose try failed: applied alone, without the try; the outcome replaces its line.
+  const force = useMutation(
+    trpc.mcp.importApply.mutationOptions({
+      onSuccess: (r, { names }) => {
+        const name = names?.[0];
+        setResult((prev) => prev && {
+          applied: [...prev.applied, ...r.applied],
+          skipped: prev.skipped,
+          failed: [...prev.failed.filter((f) => f.name !== name), ...r.failed],
+        });
+        invalidate();
+      },
+    }),
+  );
+  const tooBig = useMemo(() => pasteSizeError(text), [text]);
 
   const edit = (next: string) => {
     setText(next);
@@ -63,11 +81,12 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
     const f = e.target.files?.[0];
     e.target.value = "";
     if (!f) return;
-    if (f.size > 1_000_000) return setFileError(`${f.name} is larger than 1 MB.`);
+    const big = fileSizeError(f);
+    if (big) return setFileError(big);
     setFileError(null);
     const content = await f.text();
     edit(content);
-    preview.mutate({ json: content });
+    if (!pasteSizeError(content)) preview.mutate({ json: content });
   };
 
   const entries = preview.data?.entries ?? [];
@@ -80,7 +99,8 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
         <DialogTitle>Import MCP servers</DialogTitle>
         <DialogDescription id="mcp-import-desc">
           Paste the <code className="font-mono">{'{"mcpServers": …}'}</code> block from Claude Desktop, Cursor, Cline or Claude Code, or choose the file.
-          Secret values are never stored: they become references to host environment variables.
+          Secret values are never stored: they become references to host environment variables. Each new server is tried
+          before it is saved; one that fails is listed with the reason and can be saved anyway.
         </DialogDescription>
       </DialogHeader>
       <div className="scroll-thin -mx-1 flex min-h-0 flex-col gap-3 overflow-y-auto px-1">
@@ -95,7 +115,7 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
           spellCheck={false}
         />
         <div className="flex flex-wrap items-center gap-2">
-          <Button data-testid="mcp-import-preview-button" disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate({ json: text })}>
+          <Button data-testid="mcp-import-preview-button" disabled={!text.trim() || tooBig !== null || preview.isPending} onClick={() => preview.mutate({ json: text })}>
             {preview.isPending && <LoaderCircleIcon className="animate-spin" />} Preview
           </Button>
           <Button variant="outline" onClick={() => file.current?.click()}>
@@ -104,14 +124,15 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
           <input ref={file} type="file" accept=".json,.jsonc,application/json" className="hidden" data-testid="mcp-import-file" onChange={(e) => void load(e)} />
           <FieldHint>Comments and trailing commas are fine.</FieldHint>
         </div>
-        {(fileError || preview.error) && (
+        {(fileError || tooBig || preview.error) && (
           <FieldError data-testid="mcp-import-error" className="rounded-lg bg-destructive-soft px-3 py-2 text-[13px]">
-            {fileError ?? preview.error?.message}
+            {fileError ?? tooBig ?? importErrorText(preview.error)}
           </FieldError>
         )}
         {preview.data && <PreviewTable preview={preview.data} selected={selected} onSelect={setSelected} result={result} />}
-        {apply.error && <FieldError className="rounded-lg bg-destructive-soft px-3 py-2 text-[13px]">{apply.error.message}</FieldError>}
-        {result && <ResultSummary result={result} />}
+        {apply.error && <FieldError className="rounded-lg bg-destructive-soft px-3 py-2 text-[13px]">{importErrorText(apply.error)}</FieldError>}
+        {force.error && <FieldError className="rounded-lg bg-destructive-soft px-3 py-2 text-[13px]">{importErrorText(force.error)}</FieldError>}
+        {result && <ResultSummary result={result} busy={force.isPending} onSaveAnyway={(name) => force.mutate({ json: text, names: [name], force: [name] })} />}
       </div>
       <DialogFooter>
         <Button variant="ghost" onClick={onDone}>
@@ -119,7 +140,7 @@ function ImportFlow({ onDone }: { onDone: () => void }) {
         </Button>
         {preview.data && !result && (
           <Button data-testid="mcp-import-apply" disabled={chosen.length === 0 || apply.isPending} onClick={() => apply.mutate({ json: text, names: chosen })}>
-            {apply.isPending ? <><LoaderCircleIcon className="animate-spin" /> Connecting…</> : `Apply ${chosen.length} selected`}
+            {apply.isPending ? <><LoaderCircleIcon className="animate-spin" /> Trying the servers…</> : `Apply ${chosen.length} selected`}
           </Button>
         )}
       </DialogFooter>
@@ -151,7 +172,7 @@ function PreviewTable({ preview, selected, onSelect, result }: { preview: McpImp
             </thead>
             <tbody>
               {preview.entries.map((e) => (
-                <PreviewRow key={e.name} entry={e} checked={selected.has(e.name)} onFlip={() => flip(e.name)} locked={result !== null} />
+                <PreviewRow key={e.name} entry={e} format={preview.format} checked={selected.has(e.name)} onFlip={() => flip(e.name)} locked={result !== null} />
               ))}
             </tbody>
           </table>
@@ -161,7 +182,13 @@ function PreviewTable({ preview, selected, onSelect, result }: { preview: McpImp
   );
 }
 
-function PreviewRow({ entry, checked, onFlip, locked }: { entry: McpImportEntry; checked: boolean; onFlip: () => void; locked: boolean }) {
+function PreviewRow({ entry, format, checked, onFlip, locked }: {
+  entry: McpImportEntry;
+  format: McpImportPreview["format"];
+  checked: boolean;
+  onFlip: () => void;
+  locked: boolean;
+}) {
   const applicable = entry.action === "add" || entry.action === "update";
   const t = entry.config?.transport;
   return (
@@ -178,11 +205,8 @@ function PreviewRow({ entry, checked, onFlip, locked }: { entry: McpImportEntry;
       </td>
       <td className="px-2 py-2 leading-relaxed">
         {entry.changes.length > 0 && <div className="text-muted-foreground">changes: <span className="font-mono">{entry.changes.join(", ")}</span></div>}
-        {entry.errors.map((e) => (
-          <div key={`${e.path}:${e.message}`} className="text-destructive">
-            {e.path && <span className="font-mono">{e.path}: </span>}
-            {e.message}
-          </div>
+        {entryIssueLines(entry, format).map((line) => (
+          <div key={line} data-testid="mcp-import-issue" className="text-destructive">{line}</div>
         ))}
         {entry.warnings.map((w) => (
           <div key={w} data-testid="mcp-import-warning" className="text-warning">{w}</div>
@@ -193,7 +217,7 @@ function PreviewRow({ entry, checked, onFlip, locked }: { entry: McpImportEntry;
   );
 }
 
-function ResultSummary({ result }: { result: McpImportResult }) {
+function ResultSummary({ result, busy, onSaveAnyway }: { result: McpImportResult; busy: boolean; onSaveAnyway: (name: string) => void }) {
   const added = result.applied.filter((a) => a.action === "add").length;
   const updated = result.applied.length - added;
   return (
@@ -204,11 +228,19 @@ function ResultSummary({ result }: { result: McpImportResult }) {
         {result.applied.length === 0 && "Nothing was saved. "}
         {result.failed.length > 0 && `${result.failed.length} could not be saved:`}
       </p>
-      {result.failed.map((f) => (
-        <p key={f.name} className="text-destructive">
-          <span className="font-mono">{f.name}</span>: {f.message}
-        </p>
-      ))}
+      {result.failed.map((f) => {
+        const failure = f.probe ? failureOf({ data: { mcpProbe: f.probe } }) : null;
+        return failure ? (
+          <div key={f.name} data-server={f.name} className="mt-2 flex flex-col gap-1">
+            <span className="font-mono font-medium">{f.name}</span>
+            <ProbeFailure failure={failure} testId="mcp-import-probe-error" busy={busy} onSaveAnyway={() => onSaveAnyway(f.name)} />
+          </div>
+        ) : (
+          <p key={f.name} className="text-destructive">
+            <span className="font-mono">{f.name}</span>: {f.message}
+          </p>
+        );
+      })}
     </div>
   );
 }

@@ -1,11 +1,12 @@
 "use client";
 import type { McpServerConfig } from "@seam/shared";
 import { DownloadIcon, PlugIcon, PlusIcon, UploadIcon } from "lucide-react";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ExportDialog } from "./export-dialog";
 import { ImportDialog } from "./import-dialog";
 import { ServerFormSheet } from "./server-form";
+import { SavedNotice } from "./saved-notice";
 import { ServersTable } from "./servers-table";
 import { useMcpServers } from "./use-mcp";
 
@@ -15,6 +16,8 @@ export function McpView() {
   const [form, setForm] = useState<{ open: boolean; editing: McpServerConfig | null }>({ open: false, editing: null });
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const dismiss = useCallback(() => setNotice(null), []);
   const list = servers.data ?? [];
   const names = list.map((s) => s.config.name);
   const ready = list.filter((s) => s.status.state === "ready").length;
@@ -68,7 +71,8 @@ export function McpView() {
       )}
       {list.length > 0 && <ServersTable servers={list} onEdit={(config) => setForm({ open: true, editing: config })} />}
 
-      <ServerFormSheet open={form.open} onOpenChange={(open) => setForm((f) => ({ ...f, open }))} editing={form.editing} taken={names} />
+      <ServerFormSheet open={form.open} onOpenChange={(open) => setForm((f) => ({ ...f, open }))} editing={form.editing} taken={names} onSaved={setNotice} />
+      <SavedNotice message={notice} onDismiss={dismiss} />
       <ImportDialog open={importing} onOpenChange={setImporting} />
       <ExportDialog open={exporting} onOpenChange={setExporting} />
     </>

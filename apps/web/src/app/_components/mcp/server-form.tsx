@@ -1,7 +1,8 @@
 "use client";
-import type { McpServerConfig } from "@seam/shared";
+import type { McpSaveResult, McpServerConfig } from "@seam/shared";
+import { useQuery } from "@tanstack/react-query";
 import { CheckIcon, LoaderCircleIcon } from "lucide-react";
-import { useId, useState, type ReactNode } from "react";
+import { useId, useRef, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { ExpandButton } from "@/components/ui/expand-button";
 import { TextField, type TextFieldProps } from "@/components/ui/field";
@@ -9,23 +10,30 @@ import { FieldError, FieldHint } from "@/components/ui/input";
 import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { hostCodeOf } from "@/lib/host-error";
 import { useSettingsForm } from "@/lib/use-settings-form";
-import { useTRPCClient } from "@/trpc/react";
+import { useTRPC, useTRPCClient } from "@/trpc/react";
 import { draftFrom, emptyDraft, parseDraft, type ServerDraft } from "./form-state";
 import { KvRows } from "./kv-rows";
+import { ProbeFailure } from "./probe-outcome";
+import { failureOf, forcedText, savedText, tryingText } from "./save-state";
 import { Sheet } from "./sheet";
 import { useInvalidateMcp } from "./use-mcp";
 
-/** Add (no `editing`) or edit a server in a side sheet. Closes only once the host confirmed the save. */
+/**
+ * Add (no `editing`) or edit a server in a side sheet. Saving tries the server first (MCP-10); the sheet
+ * closes only once the host confirmed the save, and `onSaved` gets the confirmation to show.
+ */
 export function ServerFormSheet({
   open,
   onOpenChange,
   editing,
   taken,
+  onSaved,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   editing: McpServerConfig | null;
   taken: string[];
+  onSaved?: (message: string) => void;
 }) {
   return (
     <Sheet
@@ -34,39 +42,79 @@ export function ServerFormSheet({
       title={editing ? `Edit ${editing.name}` : "Add MCP server"}
       description={
         editing
-          ? "Saving restarts the server with the new settings. If it cannot start, the previous settings stay."
-          : "Seam connects, lists the server's tools, and only then saves it."
+          ? "Saving restarts the server with the new settings. A changed command or URL is tried first; if the try fails, the previous settings stay."
+          : "Seam tries the server first (starts or connects to it, initializes, lists its tools) and saves it only if that works, or when you choose Save anyway."
       }
     >
-      {open && <ServerForm key={editing?.name ?? "new"} editing={editing} taken={taken.filter((n) => n !== editing?.name)} onDone={() => onOpenChange(false)} />}
+      {open && (
+        <ServerForm
+          key={editing?.name ?? "new"}
+          editing={editing}
+          taken={taken.filter((n) => n !== editing?.name)}
+          onDone={() => onOpenChange(false)}
+          onSaved={onSaved}
+        />
+      )}
     </Sheet>
   );
 }
 
-function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | null; taken: string[]; onDone: () => void }) {
+/** A fresh id for one try, so its progress can be polled while the save runs. */
+const newProbeId = () => `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+
+function ServerForm({ editing, taken, onDone, onSaved }: { editing: McpServerConfig | null; taken: string[]; onDone: () => void; onSaved?: (message: string) => void }) {
   const client = useTRPCClient();
+  const trpc = useTRPC();
+  // "Save anyway" is a second step: it sets this for the one submit it triggers.
+  const forceNext = useRef(false);
+  const forcedLast = useRef(false);
+  const [attempt, setAttempt] = useState<{ probeId: string; force: boolean; tries: boolean } | null>(null);
   const invalidate = useInvalidateMcp();
   const id = useId();
   const [advanced, setAdvanced] = useState(false);
   const form = useSettingsForm({
     initial: () => (editing ? draftFrom(editing) : emptyDraft()),
     parse: (draft: ServerDraft) => parseDraft(draft, taken),
-    save: (value: McpServerConfig) => (editing ? client.mcp.update.mutate({ name: editing.name, config: value }) : client.mcp.add.mutate(value)),
+    save: (value: McpServerConfig): Promise<McpSaveResult> => {
+      const next = { probeId: newProbeId(), force: forceNext.current };
+      forceNext.current = false;
+      forcedLast.current = next.force;
+      // What the host tries (apps/host/src/mcp/README.md): a new enabled server, or an edit that changes how it is reached or enables it.
+      const tries = !next.force && value.enabled && (!editing || !editing.enabled || JSON.stringify(editing.transport) !== JSON.stringify(value.transport));
+      setAttempt({ ...next, tries });
+      return editing ? client.mcp.update.mutate({ name: editing.name, config: value, ...next }) : client.mcp.add.mutate({ ...value, ...next });
+    },
     onInvalid: (errors) => {
       if (errors.startupTimeout || errors.callTimeout) setAdvanced(true);
     },
-    onSaved: () => {
+    onSaved: (result) => {
       invalidate();
+      const forced = result.probe === null && forcedLast.current && result.config.enabled;
+      onSaved?.(forced ? forcedText(result.config.name) : savedText(result, editing ? "Saved" : "Added"));
       onDone();
     },
   });
   const { draft, update: change, errors } = form;
+  const trying = form.pending && attempt !== null && attempt.tries;
+  const progress = useQuery({
+    ...trpc.mcp.probeStatus.queryOptions({ probeId: attempt?.probeId ?? "no-probe-yet" }),
+    enabled: trying,
+    refetchInterval: trying ? 250 : false,
+    retry: false,
+  });
+  const failure = failureOf(form.error, editing !== null);
+  const saveAnyway = () => {
+    forceNext.current = true;
+    form.submit();
+  };
 
   const err = (field: string) => errors[field];
   const hostCode = hostCodeOf(form.error);
   const nameError = err("name") ?? (hostCode === "conflict:mcp" ? form.error?.message : undefined);
   const count = Object.keys(errors).length;
-  const formError = form.error
+  const formError = failure
+    ? null
+    : form.error
     ? `Not saved — ${form.error.message}`
     : count > 0
       ? `Not saved — fix the ${count === 1 ? "field" : `${count} fields`} marked above.`
@@ -207,16 +255,25 @@ function ServerForm({ editing, taken, onDone }: { editing: McpServerConfig | nul
 
       <div className="flex flex-wrap items-center gap-3 border-t px-5 py-3">
         <Button type="submit" data-testid="mcp-save" disabled={form.pending}>
-          {form.pending ? <><LoaderCircleIcon className="animate-spin" /> Connecting…</> : editing ? "Save and restart" : "Add server"}
+          {form.pending ? <><LoaderCircleIcon className="animate-spin" /> {trying ? "Trying…" : "Saving…"}</> : editing ? "Save and restart" : "Add server"}
         </Button>
         <Button type="button" variant="ghost" onClick={onDone} disabled={form.pending}>
           Cancel
         </Button>
-        {form.pending && <span className="text-[12px] text-muted-foreground">Waiting for the server to connect and list its tools…</span>}
+        {form.pending && (
+          <span data-testid="mcp-save-progress" role="status" className="text-[12px] text-muted-foreground">
+            {trying ? tryingText(progress.data) : "Saving…"}
+          </span>
+        )}
         {form.saved && (
           <span role="status" className="inline-flex items-center gap-1 text-[13px] text-success">
             <CheckIcon className="size-4" /> Saved
           </span>
+        )}
+        {failure && !form.pending && (
+          <div className="basis-full">
+            <ProbeFailure failure={failure} onSaveAnyway={saveAnyway} busy={form.pending} />
+          </div>
         )}
         {formError && (
           <FieldError data-testid="mcp-form-error" className="basis-full rounded-lg bg-destructive-soft px-3 py-2 text-[13px]">
