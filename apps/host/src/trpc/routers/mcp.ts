@@ -1,4 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
+import { McpElicitationAnswer, McpLogsInput } from "@seam/shared";
 import { McpImportApplyInput, McpImportInput, McpServerConfig, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
@@ -15,4 +16,9 @@ export const mcpRouter = {
   importPreview: procedure.input(McpImportInput).mutation(({ ctx, input }) => ctx.host.mcp.importPreview(input.json)),
   importApply: procedure.input(McpImportApplyInput).mutation(({ ctx, input }) => ctx.host.mcp.importApply(input.json, input.names)),
   export: procedure.query(({ ctx }) => ctx.host.mcp.exportJson()),
+  /** MCP-12: pending requests for input (live topic `elicitations`) and their answers. */
+  elicitations: procedure.query(({ ctx }) => ctx.host.mcp.elicitations()),
+  answerElicitation: procedure.input(McpElicitationAnswer).mutation(({ ctx, input }) => ctx.host.mcp.answerElicitation(input)),
+  /** MCP-12: a server's log ring (new entries on live topic `mcpLogs`). */
+  logs: procedure.input(McpLogsInput).query(({ ctx, input }) => ctx.host.mcp.logs(input)),
 } satisfies TRPCRouterRecord;
