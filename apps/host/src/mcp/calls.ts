@@ -1,9 +1,8 @@
 import type { McpServerState } from "@seam/shared";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Connection } from "./connection.js";
-import { callRequestOptions, withRequestSignal } from "./client-surface.js";
+import { requestToolCall, withRequestSignal } from "./client-surface.js";
 import type { CallContext } from "./surface-types.js";
 
 /** The refusal while no generation can serve calls: the model reads it and may try later (MCP-5). */
@@ -25,7 +24,7 @@ export async function callTool(
   try {
     // The runtime's deadline (callTimeoutMs, restarted by progress) is authoritative; the SDK's own timer is only a backstop.
     // Every call carries a progress token; its reports reach the call's card (MCP-12).
-    return await withRequestSignal(signal, (own) => conn.client.request({ method: "tools/call", params: { name: rawName, arguments: args } }, z.unknown(), callRequestOptions(own, callTimeoutMs, call)));
+    return await withRequestSignal(signal, (own) => requestToolCall(conn.client, rawName, args, own, callTimeoutMs, call));
   } catch (error) {
     throw callFailure(conn, name, rawName, error, signal, lost);
   }

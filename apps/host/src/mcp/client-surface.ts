@@ -1,8 +1,9 @@
 import type { McpLogLevel } from "@seam/shared";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { z } from "zod";
 import {
-  ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, type ClientCapabilities, type ElicitResult,
+  ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, ProgressNotificationSchema, type ClientCapabilities,
+  type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
@@ -47,9 +48,14 @@ export function installClientSurface(client: Client, surface: ClientSurface, sig
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
     surface.log({ level: n.params.level, logger: n.params.logger ?? null, data: n.params.data });
   });
-  return surface.watchRoots(() => {
+  const unwatch = surface.watchRoots(() => {
     client.sendRootsListChanged().catch((error: unknown) => log.warn(`mcp ${name}: could not send roots/list_changed: ${messageOf(error)}`));
   });
+  const unroute = installProgress(client);
+  return () => {
+    void unwatch();
+    void unroute();
+  };
 }
 
 function toElicitResult(reply: ElicitationReply): ElicitResult {
@@ -68,22 +74,47 @@ export async function setServerLogLevel(client: Client, level: McpLogLevel, opti
 /** Longest a tool call may run while its server keeps reporting progress: this many times its `callTimeoutMs`. */
 export const PROGRESS_MAX_FACTOR = 10;
 
+type ProgressFn = NonNullable<CallContext["progress"]>;
+/** Each client's tool calls in flight by their progress token. */
+const progressRoutes = new WeakMap<Client, Map<string, ProgressFn>>();
+let tokens = 0;
+
 /**
- * The tools/call request options: a progress token (the SDK sends one when `onprogress` is set) whose reports reach the
- * call's card and restart its timeout, bounded by `PROGRESS_MAX_FACTOR` × the call timeout.
+ * Routes `notifications/progress` by Seam's own tokens. Not the SDK's `onprogress`: the SDK drops its handler when the
+ * response arrives and runs notifications a microtask later, so the last report (sent just before the result) was lost.
  */
-export function callRequestOptions(signal: AbortSignal, callTimeoutMs: number, call: CallContext | undefined): RequestOptions {
-  return {
-    signal,
-    timeout: callTimeoutMs + 1_000,
-    resetTimeoutOnProgress: true,
-    maxTotalTimeout: callTimeoutMs * PROGRESS_MAX_FACTOR + 1_000,
-    onprogress: (p) => call?.progress?.({
-      progress: p.progress,
-      total: typeof p.total === "number" ? p.total : null,
-      message: typeof p.message === "string" ? p.message : null,
-    }),
-  };
+function installProgress(client: Client): Disposer {
+  const routes = new Map<string, ProgressFn>();
+  progressRoutes.set(client, routes);
+  client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+    const fn = routes.get(String(n.params.progressToken));
+    fn?.({
+      progress: n.params.progress,
+      total: typeof n.params.total === "number" ? n.params.total : null,
+      message: typeof n.params.message === "string" ? n.params.message : null,
+    });
+  });
+  return () => routes.clear();
+}
+
+/**
+ * tools/call with a progress token (every call carries one): its reports reach the call's card, and the runtime's deadline
+ * restarts on each (bounded by `PROGRESS_MAX_FACTOR` × the call timeout, `ToolDef.maxTimeoutMs`); the SDK's own timer is
+ * only a backstop at that bound.
+ */
+export async function requestToolCall(client: Client, rawName: string, args: Record<string, unknown>, signal: AbortSignal, callTimeoutMs: number, call: CallContext | undefined): Promise<unknown> {
+  const progressToken = `seam-${++tokens}`;
+  const routes = progressRoutes.get(client);
+  if (call?.progress) routes?.set(progressToken, call.progress);
+  try {
+    return await client.request({ method: "tools/call", params: { name: rawName, arguments: args, _meta: { progressToken } } }, z.unknown(), {
+      signal,
+      timeout: callTimeoutMs * PROGRESS_MAX_FACTOR + 1_000,
+    });
+  } finally {
+    // Reports that arrive with the result run before this line (a microtask earlier); later ones have nowhere to go.
+    routes?.delete(progressToken);
+  }
 }
 
 /**
