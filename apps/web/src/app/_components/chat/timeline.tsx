@@ -84,9 +84,9 @@ export function Timeline({
   /** Open scrolled to the last row (false: at the top, e.g. to scroll to `focus`). */
   openAtEnd?: boolean;
 }) {
-  // oxlint-disable-next-line react/incompatible-library -- the virtualizer's functions are called in this component only; rows get plain values
   // Requests for input from MCP servers, shown in the card of the call they came during (MCP-12).
   const elicitations = useElicitationsOf(sessionId);
+  // oxlint-disable-next-line react/incompatible-library -- the virtualizer's functions are called in this component only; rows get plain values
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollElement,
