@@ -44,6 +44,8 @@ export const ToolCard = memo(function ToolCard({ call, approval, output, progres
   const searched = bash || edit ? null : toolSearchViewOf(call);
   const summary = bash ? bash.command : edit ? edit.path : searched ? toolSearchSummary(searched) : (extensionSummary(call) ?? summarizeArgs(call.args));
   const waiting = Boolean(approval) && call.status === "running";
+  // A server's request for input holds the call up like an approval does (MCP-12).
+  const asking = Boolean(elicitation) && call.status === "running";
   const cards = useLingering(waiting && approval ? [approval] : NO_REQUESTS, LINGER_MS);
   return (
     <div
@@ -51,12 +53,12 @@ export const ToolCard = memo(function ToolCard({ call, approval, output, progres
       data-tool-name={call.name}
       data-status={call.status}
       data-call-id={call.callId}
-      data-waiting={waiting || undefined}
+      data-waiting={waiting || asking || undefined}
       className={cn(
         "overflow-hidden rounded-lg border bg-card transition-shadow",
         open && "shadow-sm",
         call.status === "error" && "border-destructive/30",
-        waiting && "border-warning/50",
+        (waiting || asking) && "border-warning/50",
       )}
     >
       <ExpandButton
@@ -71,7 +73,7 @@ export const ToolCard = memo(function ToolCard({ call, approval, output, progres
           {summary}
         </span>
         {edit && edit.added !== null && edit.removed !== null && <DiffCounts added={edit.added} removed={edit.removed} className="shrink-0 text-[11.5px]" />}
-        <ToolStatusChip call={call} waiting={waiting} />
+        <ToolStatusChip call={call} waiting={waiting || asking} waitingFor={waiting ? "approval" : "input"} />
       </ExpandButton>
       {cards.map(({ item, stale }) => (
         <div key={item.id} className="border-t bg-warning-soft/30 p-2 empty:hidden">
