@@ -32,6 +32,9 @@ test.describe("MCP client surface (MCP-12)", () => {
     if (await approve.isVisible()) await approve.click();
     await expect(form).toBeVisible({ timeout: 20_000 });
     await expect(form.getByTestId("elicitation-message")).toContainText("Please provide inputs");
+    // It waits for a person like an approval: counted on the tray's bell, and the card says so.
+    await expect(page.getByTestId("approval-tray-button")).toHaveAttribute("data-count", "1");
+    await expect(card.getByTestId("tool-card-status")).toContainText("waiting for input");
     // Defaults are filled in.
     await expect(form.locator('[data-testid="elicitation-field"][data-name="integer"] input')).toHaveValue("42");
     // The required name is marked as missing when accepting without it.

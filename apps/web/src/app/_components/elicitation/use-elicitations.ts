@@ -7,8 +7,8 @@ import { useTRPC } from "@/trpc/react";
 
 const NONE: McpElicitationView[] = [];
 
-/** Every pending MCP request for input (MCP-12), kept live; `sessionId` narrows it to one session's, by the call they belong to. */
-export function useElicitationsOf(sessionId: string): Map<string, McpElicitationView> {
+/** Every pending MCP request for input of every session (MCP-12), kept live (topic `elicitations`). */
+export function useAllElicitations(): McpElicitationView[] {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const options = trpc.mcp.elicitations.queryOptions();
@@ -17,6 +17,11 @@ export function useElicitationsOf(sessionId: string): Map<string, McpElicitation
     onStarted: () => void queryClient.invalidateQueries({ queryKey: options.queryKey }),
     onData: (views) => queryClient.setQueryData(options.queryKey, views),
   });
-  const all = query.data ?? NONE;
+  return query.data ?? NONE;
+}
+
+/** One session's pending requests for input by the call they belong to. */
+export function useElicitationsOf(sessionId: string): Map<string, McpElicitationView> {
+  const all = useAllElicitations();
   return useMemo(() => new Map(all.filter((v) => v.sessionId === sessionId && v.callId !== null).map((v) => [v.callId!, v])), [all, sessionId]);
 }
