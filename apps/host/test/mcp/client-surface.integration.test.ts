@@ -117,6 +117,19 @@ describe("elicitation (MCP-12)", () => {
     expect(() => host.mcp.answerElicitation({ id: view.id, action: "accept", content: { name: "late" } })).toThrow(/withdrawn/);
   });
 
+  it("a URL request shows the URL and why; accepted (opened), the server hears accept", async () => {
+    const { turnId } = await host.sessions.callTool({
+      sessionId, name: "mcp__everything__trigger-url-elicitation", args: { url: "https://example.com/authorize?state=1", message: "Sign in to continue" },
+    });
+    const view = await pendingElicitation();
+    expect(view).toMatchObject({ mode: "url", url: "https://example.com/authorize?state=1", message: "Sign in to continue", requestedSchema: null });
+    expect(view.elicitationId).toBeTruthy();
+    host.mcp.answerElicitation({ id: view.id, action: "accept", content: {} });
+    const call = await finished(turnId);
+    expect(call.status).toBe("ok");
+    expect(text(call).toLowerCase()).toContain("accept");
+  });
+
   it("bad answers are refused: unknown id, unknown action", () => {
     expect(() => host.mcp.answerElicitation({ id: "nope", action: "decline" })).toThrow(/No such request for input/);
     expect(() => host.mcp.answerElicitation({ id: "x", action: "maybe" })).toThrow(/Invalid answer/);
