@@ -117,6 +117,21 @@ describe("elicitation (MCP-12)", () => {
     expect(() => host.mcp.answerElicitation({ id: view.id, action: "accept", content: { name: "late" } })).toThrow(/withdrawn/);
   });
 
+  it("the server going away withdraws a pending request; the call reports the lost connection", async () => {
+    const { turnId } = await host.sessions.callTool({ sessionId, name: "mcp__everything__trigger-elicitation-request", args: {} });
+    const view = await pendingElicitation();
+    await host.mcp.restart("everything");
+    const call = await finished(turnId);
+    expect(call.status).toBe("error");
+    expect(host.mcp.elicitations()).toEqual([]);
+    expect(() => host.mcp.answerElicitation({ id: view.id, action: "decline" })).toThrow(/withdrawn/);
+    // The restarted server offers its tools again (they come with list_changed after initialize).
+    await vi.waitFor(() => {
+      const names = host.mcp.list().find((v) => v.config.name === "everything")!.tools.map((t) => t.rawName);
+      if (!names.includes("trigger-elicitation-request")) throw new Error("not listed yet");
+    }, { timeout: 20_000, interval: 50 });
+  });
+
   it("a URL request shows the URL and why; accepted (opened), the server hears accept", async () => {
     const { turnId } = await host.sessions.callTool({
       sessionId, name: "mcp__everything__trigger-url-elicitation", args: { url: "https://example.com/authorize?state=1", message: "Sign in to continue" },
