@@ -75,6 +75,7 @@ test.describe("MCP client surface (MCP-12)", () => {
     await page.getByTestId("mcp-logs-tab").click();
     const logs = page.getByTestId("mcp-logs");
     await expect(logs).toContainText("cleared when the server restarts");
+    await expect(logs.getByTestId("mcp-logs-server-level")).toHaveValue("info");
     // server-everything logs at info when it receives the roots.
     await expect(logs.getByTestId("mcp-log-entry").filter({ hasText: "Roots updated" }).first()).toBeVisible({ timeout: 20_000 });
     await logs.getByTestId("mcp-logs-level").selectOption("error");

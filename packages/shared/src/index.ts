@@ -82,6 +82,7 @@ export {
 } from "./session.js";
 export {
   McpElicitationView, McpElicitationAnswer, MCP_LOG_LEVELS, McpLogLevel, MCP_LOG_RING, McpLogEntry, McpLogsInput, McpLogs, ToolProgress,
+  McpSetLogLevelInput,
 } from "./mcp-client.js";
 export type { McpLogEvent } from "./mcp-client.js";
 export { elicitFields, elicitInitialForm, prepareElicitAnswer, applyElicitDefaults } from "./mcp-elicitation.js";

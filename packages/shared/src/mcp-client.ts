@@ -62,6 +62,10 @@ export type McpLogEntry = z.infer<typeof McpLogEntry>;
 export const McpLogsInput = z.strictObject({ name: McpServerName, minLevel: McpLogLevel.default("debug") });
 export type McpLogsInput = z.input<typeof McpLogsInput>;
 
+/** `mcp.setLogLevel`: the least severe level the server is asked to send (`logging/setLevel`); kept for reconnects until it restarts. */
+export const McpSetLogLevelInput = z.strictObject({ name: McpServerName, level: McpLogLevel });
+export type McpSetLogLevelInput = z.infer<typeof McpSetLogLevelInput>;
+
 /** `mcp.logs`: what the server's ring holds at or above `minLevel`, oldest first, and the level asked of the server. */
 export const McpLogs = z.object({ server: z.string(), level: McpLogLevel.nullable(), supported: z.boolean(), entries: z.array(McpLogEntry) });
 export type McpLogs = z.infer<typeof McpLogs>;

@@ -1,5 +1,5 @@
 import {
-  elicitFields, formatIssues, issuesOf, McpElicitationAnswer, McpLogsInput, prepareElicitAnswer, type McpElicitationView, type McpLogEvent,
+  elicitFields, formatIssues, issuesOf, McpElicitationAnswer, McpLogsInput, McpSetLogLevelInput, prepareElicitAnswer, type McpElicitationView, type McpLogEvent,
   type McpLogLevel, type McpLogs,
 } from "@seam/shared";
 import { createChanges } from "../core/changes.js";
@@ -47,13 +47,21 @@ export interface ClientHub {
   /** Answers a pending elicitation; an accepted form is checked (defaults applied) first, and a bad one changes nothing. */
   answer(input: unknown): void;
   logs(input: unknown): McpLogs;
+  /** Asks a running server for another level now (`logging/setLevel`), and on its reconnects until it restarts. */
+  setLogLevel(input: unknown): Promise<McpLogs>;
   /** The roots changed: every connection sends `notifications/roots/list_changed`. */
   rootsChanged(): void;
   readonly logLevel: McpLogLevel;
   readonly live: Pick<LiveSources, "elicitations" | "mcpLogs">;
 }
 
-interface Run { ring: LogRing; level: McpLogLevel | null; supported: boolean }
+interface Run {
+  ring: LogRing;
+  level: McpLogLevel | null;
+  supported: boolean;
+  wanted: McpLogLevel | null;
+  setter: ((level: McpLogLevel) => Promise<McpLogLevel | null>) | null;
+}
 
 export function createClientHub(deps: ClientHubDeps): ClientHub {
   const runs = new Map<string, Run>();
@@ -68,7 +76,7 @@ export function createClientHub(deps: ClientHubDeps): ClientHub {
   deps.broker.onChange(() => changes.changed());
 
   function forServer(name: string): ServerClient {
-    const run: Run = { ring: new LogRing(), level: null, supported: false };
+    const run: Run = { ring: new LogRing(), level: null, supported: false, wanted: null, setter: null };
     const hadLogs = runs.get(name)?.ring.size;
     runs.set(name, run);
     if (hadLogs) emitLog({ server: name, cleared: true });
@@ -119,6 +127,13 @@ export function createClientHub(deps: ClientHubDeps): ClientHub {
         run.level = next;
         run.supported = next !== null;
       },
+      wantedLogLevel: () => run.wanted ?? level,
+      levelSetter(fn) {
+        run.setter = fn;
+        return () => {
+          if (run.setter === fn) run.setter = null;
+        };
+      },
     };
     return {
       surface,
@@ -166,6 +181,25 @@ export function createClientHub(deps: ClientHubDeps): ClientHub {
       const run = runs.get(parsed.data.name);
       if (!run) return { server: parsed.data.name, level: null, supported: false, entries: [] };
       return { server: parsed.data.name, level: run.level, supported: run.supported, entries: run.ring.list(parsed.data.minLevel) };
+    },
+    async setLogLevel(input) {
+      const parsed = McpSetLogLevelInput.safeParse(input);
+      if (!parsed.success) throw new HostError("bad_input:mcp", `Invalid log level: ${formatIssues(issuesOf(parsed.error))}`, { issues: issuesOf(parsed.error) });
+      const { name, level: wanted } = parsed.data;
+      const run = runs.get(name);
+      if (!run) throw new HostError("not_found:mcp", `The MCP server "${name}" is not running: start it, then choose its log level.`, { name });
+      if (!run.supported) {
+        throw new HostError("bad_input:mcp", `The MCP server "${name}" does not declare logging (or is not connected yet), so it cannot be asked for a level.`, { reason: "logging_unsupported" });
+      }
+      run.wanted = wanted;
+      if (run.setter) {
+        try {
+          run.level = await run.setter(wanted);
+        } catch (error) {
+          throw new HostError("unavailable:mcp", `The MCP server "${name}" refused logging/setLevel ${wanted}: ${messageOf(error)}. Its previous level stays.`, { reason: "mcp_request_failed" });
+        }
+      }
+      return { server: name, level: run.level, supported: run.supported, entries: run.ring.list() };
     },
     rootsChanged() {
       for (const fn of [...rootWatchers]) fn();

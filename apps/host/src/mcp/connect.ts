@@ -6,7 +6,8 @@ import type { ServerState } from "./server-state.js";
 import { DEFAULT_LIMITS, fetchTools, type FetchLimits, type McpTool } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
 import { setServerLogLevel, withRequestSignal } from "./client-surface.js";
-import type { ClientHub, ServerClient } from "./client-hub.js";
+import type { ServerClient } from "./client-hub.js";
+import type { McpLogLevel } from "@seam/shared";
 
 const MAX_INSTRUCTIONS_CHARS = 32_768;
 
@@ -17,7 +18,7 @@ export interface ConnectorDeps {
   limits?: Partial<Omit<FetchLimits, "signal">>;
   outages: Pick<Outages, "goLive" | "lose" | "onError" | "end">;
   /** The server's client surface (MCP-12, MCP-13): elicitation, roots, logs. */
-  client?: { server: ServerClient; logLevel: ClientHub["logLevel"] };
+  client?: { server: ServerClient };
 }
 
 /**
@@ -81,15 +82,19 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
     if (deps.client) await askLogLevel(conn, deps.client);
   }
 
-  /** Servers that log are asked for `info` and above (MCP-12); a refusal is logged, never fatal. */
+  /** Servers that log are asked for `info` and above, or the level chosen since (MCP-12); a refusal is logged, never fatal. */
   async function askLogLevel(conn: Connection, client: NonNullable<ConnectorDeps["client"]>) {
+    const { surface } = client.server;
+    const send = (level: McpLogLevel) =>
+      withRequestSignal(conn.abort.signal, (signal) => setServerLogLevel(conn.client, level, { signal, timeout: config.startupTimeoutMs }));
+    const wanted = surface.wantedLogLevel();
     try {
-      const level = await withRequestSignal(conn.abort.signal, (signal) => setServerLogLevel(conn.client, client.logLevel, { signal, timeout: config.startupTimeoutMs }));
-      client.server.surface.logLevel(level);
+      surface.logLevel(await send(wanted));
+      conn.scope.add(surface.levelSetter(send), "mcp:log-level");
     } catch (error) {
       if (conn.abort.signal.aborted) throw error;
-      client.server.surface.logLevel(null);
-      log.warn(`mcp ${name}: logging/setLevel ${client.logLevel} failed: ${messageOf(error)}`);
+      surface.logLevel(null);
+      log.warn(`mcp ${name}: logging/setLevel ${wanted} failed: ${messageOf(error)}`);
     }
   }
 

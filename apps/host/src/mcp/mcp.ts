@@ -23,6 +23,7 @@ export interface ClientApi {
   elicitations(): McpElicitationView[];
   answerElicitation(input: unknown): void;
   logs(input: unknown): McpLogs;
+  setLogLevel(input: unknown): Promise<McpLogs>;
 }
 
 /** The MCP capability (MCP-1..7, MCP-10): servers' tools bridged into the registry, their management and overview row. */
@@ -79,6 +80,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
       elicitations: () => clientHub.elicitations(),
       answerElicitation: (input: unknown) => clientHub.answer(input),
       logs: (input: unknown) => clientHub.logs(input),
+      setLogLevel: (input: unknown) => clientHub.setLogLevel(input),
     }),
     live: { mcp: (signal) => service.events(signal), ...clientHub.live },
     workspacesChanged,

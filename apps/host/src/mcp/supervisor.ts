@@ -76,7 +76,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const serverClient = opts.clientHub?.forServer(name);
   const connector = createConnector(s, {
     connections, makeTransport: opts.transport ?? createTransport, limits: opts.limits, outages,
-    ...(serverClient && opts.clientHub ? { client: { server: serverClient, logLevel: opts.clientHub.logLevel } } : {}),
+    ...(serverClient ? { client: { server: serverClient } } : {}),
   });
   let disposing: Promise<void> | undefined;
 

@@ -28,6 +28,10 @@ export interface ClientSurface {
   log(message: ServerLogMessage): void;
   /** The level asked with `logging/setLevel` on the current connection, null when the server does not log. */
   logLevel(level: McpLogLevel | null): void;
+  /** The level to ask of the server: the person's choice for this run, else the default (`info`). */
+  wantedLogLevel(): McpLogLevel;
+  /** The live connection's way to send `logging/setLevel`, until the disposer runs. */
+  levelSetter(fn: (level: McpLogLevel) => Promise<McpLogLevel | null>): Disposer;
 }
 
 /** One tool call in flight on a server: elicitation requests that arrive meanwhile are asked in its session. */

@@ -211,11 +211,21 @@ describe("server logs (MCP-12)", () => {
     expect(host.mcp.logs({ name: "unknown" })).toEqual({ server: "unknown", level: null, supported: false, entries: [] });
   });
 
+  it("the level asked of the server can be changed while it runs; bad input changes nothing", async () => {
+    await expect(host.mcp.setLogLevel({ name: "everything", level: "loud" })).rejects.toThrow(/Invalid log level/);
+    await expect(host.mcp.setLogLevel({ name: "nobody", level: "debug" })).rejects.toThrow(/not running/);
+    expect(host.mcp.logs({ name: "everything" }).level).toBe("info");
+    expect((await host.mcp.setLogLevel({ name: "everything", level: "debug" })).level).toBe("debug");
+    expect(host.mcp.logs({ name: "everything" }).level).toBe("debug");
+  });
+
   it("the ring is cleared when the server restarts", async () => {
     expect(host.mcp.logs({ name: "everything" }).entries.length).toBeGreaterThan(0);
     await host.mcp.restart("everything");
-    const after = host.mcp.logs({ name: "everything" }).entries;
-    expect(after.every((e) => e.seq <= after.length)).toBe(true);
+    const after = host.mcp.logs({ name: "everything" });
+    expect(after.entries.every((e) => e.seq <= after.entries.length)).toBe(true);
+    // A restart starts over at the default level.
+    expect(after.level).toBe("info");
   });
 });
 

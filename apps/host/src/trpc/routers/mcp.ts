@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { McpElicitationAnswer, McpLogsInput } from "@seam/shared";
+import { McpElicitationAnswer, McpLogsInput, McpSetLogLevelInput } from "@seam/shared";
 import { McpImportApplyInput, McpImportInput, McpServerConfig, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
@@ -21,4 +21,5 @@ export const mcpRouter = {
   answerElicitation: procedure.input(McpElicitationAnswer).mutation(({ ctx, input }) => ctx.host.mcp.answerElicitation(input)),
   /** MCP-12: a server's log ring (new entries on live topic `mcpLogs`). */
   logs: procedure.input(McpLogsInput).query(({ ctx, input }) => ctx.host.mcp.logs(input)),
+  setLogLevel: procedure.input(McpSetLogLevelInput).mutation(({ ctx, input }) => ctx.host.mcp.setLogLevel(input)),
 } satisfies TRPCRouterRecord;

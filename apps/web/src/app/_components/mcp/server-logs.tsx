@@ -1,6 +1,6 @@
 "use client";
 import { MCP_LOG_LEVELS, MCP_LOG_RING, type McpLogEntry, type McpLogLevel, type McpLogs } from "@seam/shared";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { NativeSelect } from "@/components/ui/input";
@@ -62,10 +62,11 @@ export function ServerLogs({ name }: { name: string }) {
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [entries]);
 
+  const setLevel = useMutation(
+    trpc.mcp.setLogLevel.mutationOptions({ onSuccess: (next) => queryClient.setQueryData(options.queryKey, next) }),
+  );
   const data = logs.data;
-  const note = !data ? null : !data.supported
-    ? "This server does not declare logging, or has not connected yet: nothing is asked of it."
-    : `Seam asked it for ${data.level} and above.`;
+  const note = !data ? null : !data.supported ? "This server does not declare logging, or has not connected yet: nothing is asked of it." : null;
   return (
     <section data-testid="mcp-logs" className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -78,10 +79,27 @@ export function ServerLogs({ name }: { name: string }) {
             </NativeSelect>
           </label>
         </div>
-        {text && <CopyButton text={text} />}
+        <div className="flex items-center gap-2">
+          {data?.supported && data.level && (
+            <label className="flex items-center gap-1.5 text-[12px] text-muted-foreground">
+              Server sends
+              <NativeSelect
+                data-testid="mcp-logs-server-level"
+                value={setLevel.isPending && setLevel.variables ? setLevel.variables.level : data.level}
+                disabled={setLevel.isPending}
+                onChange={(e) => setLevel.mutate({ name, level: e.target.value as McpLogLevel })}
+                className="h-7 w-auto py-0 text-[12px]"
+              >
+                {MCP_LOG_LEVELS.map((l) => <option key={l} value={l}>{l} and above</option>)}
+              </NativeSelect>
+            </label>
+          )}
+          {text && <CopyButton text={text} />}
+        </div>
       </div>
+      {setLevel.isError && <p role="alert" className="text-[12px] text-destructive">{setLevel.error.message}</p>}
       <p className="text-[12px] text-muted-foreground">
-        {note} The last {MCP_LOG_RING} messages are kept, and cleared when the server restarts.
+        {note ? `${note} ` : ""}The last {MCP_LOG_RING} messages are kept, and cleared when the server restarts (which also asks for info again).
       </p>
       <div
         ref={scroller}
