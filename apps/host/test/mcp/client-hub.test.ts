@@ -71,6 +71,28 @@ describe("client hub (MCP-12, MCP-13)", () => {
     ctl.abort();
   });
 
+  it("setLogLevel: refused for a server that does not log; otherwise sent on the live connection and kept for the next", async () => {
+    const hub = createClientHub({ broker: createApprovalBroker(), roots: async () => [], log });
+    const server = hub.forServer("s");
+    await expect(hub.setLogLevel({ name: "s", level: "debug" })).rejects.toThrow(/does not declare logging/);
+    server.surface.logLevel("info");
+    const sent: string[] = [];
+    const off = server.surface.levelSetter(async (l) => {
+      sent.push(l);
+      return l;
+    });
+    expect(server.surface.wantedLogLevel()).toBe("info");
+    expect(await hub.setLogLevel({ name: "s", level: "warning" })).toMatchObject({ level: "warning" });
+    expect(sent).toEqual(["warning"]);
+    expect(server.surface.wantedLogLevel()).toBe("warning");
+    void off();
+    // Between connections the choice is only kept.
+    await hub.setLogLevel({ name: "s", level: "error" });
+    expect(sent).toEqual(["warning"]);
+    expect(server.surface.wantedLogLevel()).toBe("error");
+    await expect(hub.setLogLevel({ name: "nope", level: "error" })).rejects.toThrow(/not running/);
+  });
+
   it("roots watchers hear a change", () => {
     const hub = createClientHub({ broker: createApprovalBroker(), roots: async () => [], log });
     let told = 0;
