@@ -70,7 +70,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   // The shell's bwrap probe is a child process (~0.1 s of waiting): the next capabilities are created meanwhile.
   const shellReady = trace.phase("create shell", () => Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env }));
   shellReady.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
-  const mcp = await trace.phase("create mcp", () => Mcp.create(scope.child("mcp"), { db, registry, secrets }));
+  const mcp = await trace.phase("create mcp", () => Mcp.create(scope.child("mcp"), { db, registry, secrets, broker: permissions.broker }));
   // Sessions are created below; these closures only run once a request names a session.
   const skills = await trace.phase("create skills", () => Skills.create(scope.child("skills"), {
     store: db.store, userHome: opts.env.HOME ?? homedir(), registry, hooks, workspaceOf: (id) => sessions.workspaceOf(id),
@@ -90,6 +90,16 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     systemExtra: () => mcp.instructions(),
   });
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
+  // MCP roots follow the sessions' workspaces (MCP-13): servers hear roots/list_changed when the set changes.
+  const rootsWatch = new AbortController();
+  scope.add(() => rootsWatch.abort(), "mcp:roots-watch");
+  void (async () => {
+    try {
+      for await (const _ of sessions.listEvents(rootsWatch.signal)) mcp.workspacesChanged();
+    } catch (error) {
+      if (!rootsWatch.signal.aborted) console.error(`[host] MCP roots stopped following the sessions: ${String(error)}`);
+    }
+  })();
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
   scope.add(sessions.beforeRemove(async (id) => workspace.ledger.forget(id)), "workspace:forget-reads");
   const turns = turnCheckpoints({

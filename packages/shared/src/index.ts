@@ -84,3 +84,10 @@ export {
   SESSION_IMPORT_MAX_CHARS, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionForkInput, SessionEditInput, SessionExportFile, SessionExport,
   SessionImportInput,
 } from "./session.js";
+export {
+  McpElicitationView, McpElicitationAnswer, MCP_LOG_LEVELS, McpLogLevel, MCP_LOG_RING, McpLogEntry, McpLogsInput, McpLogs, ToolProgress,
+  McpSetLogLevelInput,
+} from "./mcp-client.js";
+export type { McpLogEvent } from "./mcp-client.js";
+export { elicitFields, elicitInitialForm, prepareElicitAnswer, applyElicitDefaults } from "./mcp-elicitation.js";
+export type { ElicitValue, ElicitContent, ElicitOption, ElicitField, ElicitFormValue, ElicitForm, ElicitCheck } from "./mcp-elicitation.js";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ExtensionsSnapshot } from "./extensions.js";
 import type { LspServerView } from "./lsp.js";
 import type { McpServerView } from "./mcp.js";
+import type { McpElicitationView, McpLogEvent } from "./mcp-client.js";
 import type { ApprovalsSnapshot } from "./permissions.js";
 import type { ShellJobsChange } from "./shell.js";
 import type { SessionEvent, SessionInfo } from "./session.js";
@@ -28,6 +29,10 @@ export interface LivePayloads {
   approvals: ApprovalsSnapshot;
   /** One session's background jobs, whole, after each change (query `shell.jobs` for the current list). */
   jobs: ShellJobsChange;
+  /** Every pending MCP elicitation request (MCP-12), whole after each change. */
+  elicitations: McpElicitationView[];
+  /** MCP server log entries as they arrive (MCP-12), and a server's ring being emptied. */
+  mcpLogs: McpLogEvent;
 }
 
 /** `message` is any JSON value a host half sent (absent when it sent `undefined`). */
@@ -38,7 +43,7 @@ export type FixedTopic = Exclude<keyof LivePayloads, "session">;
 export type SessionTopic = `session:${string}`;
 
 const SESSION_TOPIC = /^session:[A-Za-z0-9_-]{1,100}$/;
-const FIXED_TOPICS = ["sessions", "extensions", "bridge", "mcp", "lsp", "approvals", "jobs"] as const satisfies readonly FixedTopic[];
+const FIXED_TOPICS = ["sessions", "extensions", "bridge", "mcp", "lsp", "approvals", "jobs", "elicitations", "mcpLogs"] as const satisfies readonly FixedTopic[];
 
 export const LiveTopic = z.union([
   z.enum(FIXED_TOPICS),

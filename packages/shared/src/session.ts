@@ -156,6 +156,8 @@ export type SessionEvent =
   | { type: "delta"; itemId: string; text: string }
   /** Live output of a running tool call (a command's stdout/stderr as it arrives), for its card only. */
   | { type: "output"; itemId: string; chunk: string }
+  /** Progress of a running tool call (MCP `notifications/progress`), in order; `total` null = indeterminate. */
+  | { type: "progress"; itemId: string; progress: number; total: number | null; message: string | null }
   | { type: "turn"; turn: TurnInfo }
   | { type: "session"; session: SessionInfo }
   /** The size of the next model request (CTX-1), after every model step and at the end of a turn. */

@@ -21,6 +21,8 @@ export interface TurnDeps {
   emitDelta(itemId: string, text: string): void;
   /** Live output of a running tool call, for its card (never stored as such; the tool's result keeps what it keeps). */
   emitOutput(itemId: string, chunk: string): void;
+  /** Progress of a running tool call, for its card (never stored). */
+  emitProgress?(itemId: string, update: { progress: number; total: number | null; message: string | null }): void;
   /** What the model sees of the session now (CTX-4: kept in memory, read from the database only where it changed). */
   view(sessionId: string): Promise<ViewSnapshot>;
   /** What capabilities add to the system prompt now (the MCP servers' instructions, MCP-8); read every step. */
@@ -56,6 +58,7 @@ export async function runToolCall(deps: TurnDeps, ctx: TurnContext, call: { call
   const outcome = await deps.runtime.invoke({
     sessionId: ctx.sessionId, workspace: ctx.workspace, callId: call.callId, name: call.name, args: call.args, signal: ctx.signal, turnId: ctx.turnId,
     output: (chunk) => deps.emitOutput(started.id, chunk),
+    progress: (update) => deps.emitProgress?.(started.id, update),
   });
   const finished = await deps.store.items.finishToolCall(started.id, {
     status: outcome.status, canonical: outcome.canonical, rendered: outcome.rendered, error: outcome.error, endedAt: outcome.endedAt,

@@ -2,7 +2,7 @@ import type { ErrorInfo } from "@seam/shared";
 import { isHostError, messageOf } from "../core/errors.js";
 import type { ToolRegistry } from "./registry.js";
 import type { Disposer } from "../core/scope.js";
-import type { ToolDef, ToolResult } from "./tool.js";
+import type { ToolContext, ToolDef, ToolResult } from "./tool.js";
 
 export type ToolStatus = "ok" | "error" | "cancelled";
 
@@ -29,6 +29,8 @@ export interface ToolRequest {
   turnId?: string;
   /** Receives the tool's live output (ToolContext.output). */
   output?(chunk: string): void;
+  /** Receives the tool's progress reports (ToolContext.progress). */
+  progress?(update: { progress: number; total: number | null; message: string | null }): void;
 }
 
 interface CallInfo { sessionId: string; callId: string; name: string; args: unknown }
@@ -158,14 +160,21 @@ async function runWithDeadline(tool: ToolDef, args: unknown, req: ToolRequest, t
     controller.abort(req.signal.reason);
   };
   req.signal.addEventListener("abort", onCancel, { once: true });
-  const timer = setTimeout(() => {
+  const deadline = createDeadline(timeoutMs, positive(tool.maxTimeoutMs), () => {
     const message = `${tool.name} did not finish within ${formatMs(timeoutMs)} and was stopped. Try a smaller request.`;
     stop(failure("timeout", message));
     controller.abort(new Error(message));
-  }, timeoutMs);
-  timer.unref?.();
+  });
 
-  const ctx = { signal: controller.signal, sessionId: req.sessionId, workspace: req.workspace, callId: req.callId, output: req.output };
+  const ctx: ToolContext = {
+    signal: controller.signal, sessionId: req.sessionId, workspace: req.workspace, callId: req.callId, output: req.output,
+    progress: (update) => {
+      if (controller.signal.aborted) return;
+      deadline.progressed();
+      req.progress?.(update);
+    },
+    pauseDeadline: () => deadline.pause(),
+  };
   const running = Promise.resolve()
     .then(() => tool.run(args, ctx))
     .then(fromResult, fromThrown);
@@ -173,9 +182,50 @@ async function runWithDeadline(tool: ToolDef, args: unknown, req: ToolRequest, t
     // A tool that ignores its signal keeps running in the background; its late result is dropped.
     return await Promise.race([running, stopped]);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     req.signal.removeEventListener("abort", onCancel);
   }
+}
+
+/**
+ * A call's deadline: `timeoutMs` from the start; with `maxMs`, each progress report restarts it, but never past
+ * `maxMs` of run time. Paused (a person is being asked) it does not run, and paused time does not count.
+ */
+function createDeadline(timeoutMs: number, maxMs: number | undefined, expire: () => void) {
+  let ran = 0;
+  let since = Date.now();
+  let pauses = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(expire, Math.max(0, ms));
+    timer.unref?.();
+  };
+  const runTime = () => ran + (pauses > 0 ? 0 : Date.now() - since);
+  const remaining = () => (maxMs === undefined ? timeoutMs : Math.min(timeoutMs, maxMs - runTime()));
+  arm(timeoutMs);
+  return {
+    progressed() {
+      if (maxMs === undefined || pauses > 0) return;
+      arm(remaining());
+    },
+    pause() {
+      if (pauses++ === 0) {
+        ran += Date.now() - since;
+        clearTimeout(timer);
+      }
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        if (--pauses === 0) {
+          since = Date.now();
+          arm(remaining());
+        }
+      };
+    },
+    clear: () => clearTimeout(timer),
+  };
 }
 
 function fromResult(result: ToolResult): Settled {

@@ -205,6 +205,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       emitItem: (item: TimelineItem) => emit(sessionId, { type: "item", item }),
       emitDelta: (itemId, delta) => emit(sessionId, { type: "delta", itemId, text: delta }),
       emitOutput: (itemId, chunk) => emit(sessionId, { type: "output", itemId, chunk }),
+      emitProgress: (itemId, update) => emit(sessionId, { type: "progress", itemId, ...update }),
       stepEnded: async (usage) => {
         meter.reported(sessionId, usage?.inputTokens);
         await emitContext(sessionId, session.workspace);

@@ -12,6 +12,10 @@ export interface ToolContext {
   callId: string;
   /** Live output for the tool card (e.g. a command's stdout/stderr as it arrives); not what the model sees. */
   output?(chunk: string): void;
+  /** Progress of the call for its card (e.g. MCP `notifications/progress`); with `maxTimeoutMs` it also restarts the deadline. */
+  progress?(update: { progress: number; total: number | null; message: string | null }): void;
+  /** Stops the deadline while the call waits for a person (e.g. an MCP elicitation form); call the result to resume it. */
+  pauseDeadline?(): () => void;
 }
 
 /** What a tool returns: the canonical JSON for programs and the UI, and the text the model sees. */
@@ -43,6 +47,8 @@ export interface ToolDef {
   /** Extra prompt guidance, appended to the description the model sees. */
   guidance?: string;
   timeoutMs?: number;
+  /** Set: each progress report restarts the `timeoutMs` deadline, up to this total run time (time waiting for a person excluded). */
+  maxTimeoutMs?: number;
   /** Cap on the rendered text the model sees, when the tool needs another than the runtime's default. */
   maxRenderedChars?: number;
   /** What running it does to the world (PERM-1); decides whether the session's mode lets it run or asks. */

@@ -1,8 +1,9 @@
 import type { McpServerState } from "@seam/shared";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Connection } from "./connection.js";
+import { requestToolCall, withRequestSignal } from "./client-surface.js";
+import type { CallContext } from "./surface-types.js";
 
 /** The refusal while no generation can serve calls: the model reads it and may try later (MCP-5). */
 export function notConnected(name: string, rawName: string, status: McpServerState): HostError {
@@ -16,13 +17,14 @@ export function notConnected(name: string, rawName: string, status: McpServerSta
  * tools/call on a live connection. Failures become HostErrors the model can act on; a failure that is
  * not a JSON-RPC answer on an HTTP connection is reported to `lost` as an outage.
  */
-export async function callTool(conn: Connection, name: string, rawName: string, args: Record<string, unknown>, signal: AbortSignal, callTimeoutMs: number, lost: (reason: string) => void): Promise<unknown> {
+export async function callTool(
+  conn: Connection, name: string, rawName: string, args: Record<string, unknown>, signal: AbortSignal, callTimeoutMs: number, lost: (reason: string) => void,
+  call?: CallContext,
+): Promise<unknown> {
   try {
-    // The runtime's deadline (callTimeoutMs) is authoritative; the SDK's own timer is only a backstop.
-    return await conn.client.request({ method: "tools/call", params: { name: rawName, arguments: args } }, z.unknown(), {
-      signal,
-      timeout: callTimeoutMs + 1_000,
-    });
+    // The runtime's deadline (callTimeoutMs, restarted by progress) is authoritative; the SDK's own timer is only a backstop.
+    // Every call carries a progress token; its reports reach the call's card (MCP-12).
+    return await withRequestSignal(signal, (own) => requestToolCall(conn.client, rawName, args, own, callTimeoutMs, call));
   } catch (error) {
     throw callFailure(conn, name, rawName, error, signal, lost);
   }

@@ -5,6 +5,9 @@ import type { Outages } from "./outage.js";
 import type { ServerState } from "./server-state.js";
 import { DEFAULT_LIMITS, fetchTools, type FetchLimits, type McpTool } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
+import { setServerLogLevel, withRequestSignal } from "./client-surface.js";
+import type { ServerClient } from "./client-hub.js";
+import type { McpLogLevel } from "@seam/shared";
 
 const MAX_INSTRUCTIONS_CHARS = 32_768;
 
@@ -14,6 +17,8 @@ export interface ConnectorDeps {
   makeTransport: TransportFactory;
   limits?: Partial<Omit<FetchLimits, "signal">>;
   outages: Pick<Outages, "goLive" | "lose" | "onError" | "end">;
+  /** The server's client surface (MCP-12, MCP-13): elicitation, roots, logs. */
+  client?: { server: ServerClient };
 }
 
 /**
@@ -57,6 +62,7 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
       closed: (c) => outages.lose(c, c.lastError ?? "the connection closed"),
       error: outages.onError,
       toolsChanged: (c) => void s.chain.run(() => resync(s, c, deps.limits)),
+      ...(deps.client ? { surface: { surface: deps.client.server.surface, log, name } } : {}),
     });
     s.lastHandle = conn.handle;
     s.setStatus({ state: "connecting", phase: "connecting" });
@@ -65,20 +71,38 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
 
   /** The initialize handshake; keeps what the server says about itself. */
   async function initialize(conn: Connection) {
-    await conn.client.connect(conn.handle.transport, { signal: conn.abort.signal, timeout: config.startupTimeoutMs });
+    // Its own signal, detached once connected: closing the connection later must not cancel request 0 (the SDK keeps the listener).
+    await withRequestSignal(conn.abort.signal, (signal) => conn.client.connect(conn.handle.transport, { signal, timeout: config.startupTimeoutMs }));
     if (s.disposed) throw new HostError("closed:mcp", `The MCP server "${name}" was stopped.`);
     const info = conn.client.getServerVersion();
     s.serverInfo = info ? { name: String(info.name), version: String(info.version) } : null;
     const text = conn.client.getInstructions();
     s.instructions = typeof text === "string" ? text.slice(0, MAX_INSTRUCTIONS_CHARS) : null;
     s.setStatus({ state: "connecting", phase: "discovering" });
+    if (deps.client) await askLogLevel(conn, deps.client);
+  }
+
+  /** Servers that log are asked for `info` and above, or the level chosen since (MCP-12); a refusal is logged, never fatal. */
+  async function askLogLevel(conn: Connection, client: NonNullable<ConnectorDeps["client"]>) {
+    const { surface } = client.server;
+    const send = (level: McpLogLevel) =>
+      withRequestSignal(conn.abort.signal, (signal) => setServerLogLevel(conn.client, level, { signal, timeout: config.startupTimeoutMs }));
+    const wanted = surface.wantedLogLevel();
+    try {
+      surface.logLevel(await send(wanted));
+      conn.scope.add(surface.levelSetter(send), "mcp:log-level");
+    } catch (error) {
+      if (conn.abort.signal.aborted) throw error;
+      surface.logLevel(null);
+      log.warn(`mcp ${name}: logging/setLevel ${wanted} failed: ${messageOf(error)}`);
+    }
   }
 
   /** The first sync of a connection; on success the connection becomes the live one. */
   async function discover(conn: Connection): Promise<HostError | undefined> {
     let tools: McpTool[] | undefined;
     try {
-      tools = await fetchTools(conn.client, name, fetchLimits(s, conn, deps.limits));
+      tools = await withRequestSignal(conn.abort.signal, (signal) => fetchTools(conn.client, name, { ...fetchLimits(s, conn, deps.limits), signal }));
     } catch (error) {
       // Without a good generation there is nothing to serve: the attempt fails. Otherwise keep the last good one (MCP-4).
       if (s.gens.number === 0 || s.disposed) throw error;
@@ -101,7 +125,7 @@ async function resync(s: ServerState, conn: Connection, limits: ConnectorDeps["l
   if (stale()) return;
   let tools: McpTool[];
   try {
-    tools = await fetchTools(conn.client, name, fetchLimits(s, conn, limits));
+    tools = await withRequestSignal(conn.abort.signal, (signal) => fetchTools(conn.client, name, { ...fetchLimits(s, conn, limits), signal }));
   } catch (error) {
     log.warn(`mcp ${name}: tool list refresh failed; keeping generation ${s.gens.number}`, { error: messageOf(error) });
     return;

@@ -5,6 +5,8 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
 import type { Clock } from "./supervisor-types.js";
+import { clientOptions, installClientSurface } from "./client-surface.js";
+import type { ClientSurface } from "./surface-types.js";
 import type { TransportFactory, TransportHandle } from "./transport.js";
 
 /** One client over one transport, in its own scope; a server has at most one live connection at a time. */
@@ -30,6 +32,8 @@ export interface ConnectionEvents {
   closed(conn: Connection): void;
   error(conn: Connection, error: Error): void;
   toolsChanged(conn: Connection): void;
+  /** Where the server's requests and notifications to the client go (MCP-12, MCP-13); absent: the client declares nothing. */
+  surface?: { surface: ClientSurface; log: Log; name: string };
 }
 
 /** Opens a client over a fresh transport in a child scope of `connections`; it connects later (`client.connect`). */
@@ -42,7 +46,7 @@ export function openConnection(connections: Scope, id: number, config: McpServer
     void scope.dispose();
     throw error;
   }
-  const client = new Client({ name: "seam", version: "0.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "seam", version: "0.0.0" }, on.surface ? clientOptions() : { capabilities: {} });
   const conn: Connection = { id, client, handle, scope, abort: new AbortController(), live: false, ended: false, closed: false };
   client.onclose = () => {
     conn.closed = true;
@@ -50,6 +54,7 @@ export function openConnection(connections: Scope, id: number, config: McpServer
   };
   client.onerror = (error) => on.error(conn, error);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => on.toolsChanged(conn));
+  if (on.surface) scope.add(installClientSurface(client, on.surface.surface, conn.abort.signal, on.surface.log, on.surface.name), "mcp:client-surface");
   return conn;
 }
 

@@ -6,6 +6,7 @@ import type { ToolRegistry } from "../agent/registry.js";
 import type { Clock, Supervisor, SupervisorPolicy } from "./supervisor.js";
 import type { FetchLimits } from "./sync.js";
 import type { TransportFactory, ValueLookup } from "./transport.js";
+import type { ClientHub } from "./client-hub.js";
 
 export type Info = McpServerView;
 export type Status = McpServerState;
@@ -46,6 +47,8 @@ export interface Deps {
   clock?: Clock;
   policy?: Partial<SupervisorPolicy>;
   limits?: Partial<Omit<FetchLimits, "signal">>;
+  /** The client surface every server gets (MCP-12, MCP-13): elicitation, roots, logs. */
+  clientHub?: ClientHub;
 }
 
 interface Entry {
@@ -100,6 +103,7 @@ export function create(scope: Scope, deps: Deps): Interface {
         await entry.scope?.dispose();
       } finally {
         servers.delete(name);
+        deps.clientHub?.forget(name);
         changed(name);
       }
     })();
@@ -138,6 +142,7 @@ export function create(scope: Scope, deps: Deps): Interface {
         clock: deps.clock,
         policy: deps.policy,
         limits: deps.limits,
+        clientHub: deps.clientHub,
       });
       entry.supervisor = supervisor;
       // Added after the supervisor created its connection scope, so it runs first: close, drain, unregister, then kill.

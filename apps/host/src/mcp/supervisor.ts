@@ -12,6 +12,8 @@ import { mcpToolDef } from "./tool.js";
 import { SerialChain, ToolGenerations, type FetchLimits } from "./sync.js";
 import type { Clock, SupervisorPolicy } from "./supervisor-types.js";
 import { createTransport, type TransportFactory } from "./transport.js";
+import type { ClientHub } from "./client-hub.js";
+import type { CallContext } from "./surface-types.js";
 
 export { systemClock };
 
@@ -41,6 +43,8 @@ export interface SupervisorOptions {
   clock?: Clock;
   policy?: Partial<SupervisorPolicy>;
   limits?: Partial<Omit<FetchLimits, "signal">>;
+  /** The client surface (MCP-12, MCP-13); absent: the client declares no capabilities. */
+  clientHub?: ClientHub;
 }
 
 export interface Supervisor {
@@ -69,14 +73,24 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   });
   const connections = opts.scope.child("connections");
   const outages = createOutages(s, () => connector.attempt(false));
-  const connector = createConnector(s, { connections, makeTransport: opts.transport ?? createTransport, limits: opts.limits, outages });
+  const serverClient = opts.clientHub?.forServer(name);
+  const connector = createConnector(s, {
+    connections, makeTransport: opts.transport ?? createTransport, limits: opts.limits, outages,
+    ...(serverClient ? { client: { server: serverClient } } : {}),
+  });
   let disposing: Promise<void> | undefined;
 
   /** tools/call on the live connection; fails fast with generation_unavailable during an outage (MCP-5). */
-  function send(rawName: string, generation: number, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  async function send(rawName: string, generation: number, args: Record<string, unknown>, signal: AbortSignal, call?: CallContext): Promise<unknown> {
     const conn = s.current;
-    if (!conn?.live || generation !== gens.number || !gens.registered) return Promise.reject(notConnected(name, rawName, s.status));
-    return callTool(conn, name, rawName, args, signal, config.callTimeoutMs, (reason) => outages.lose(conn, reason));
+    if (!conn?.live || generation !== gens.number || !gens.registered) throw notConnected(name, rawName, s.status);
+    // Tracked while in flight: an elicitation meanwhile is asked in this call's session (MCP-12).
+    const untrack = call && serverClient ? serverClient.track(call) : undefined;
+    try {
+      return await callTool(conn, name, rawName, args, signal, config.callTimeoutMs, (reason) => outages.lose(conn, reason), call);
+    } finally {
+      untrack?.();
+    }
   }
 
   return {

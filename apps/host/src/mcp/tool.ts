@@ -4,9 +4,11 @@ import type { ToolDef, ToolResult } from "../agent/tool.js";
 import { toToolResult } from "./results.js";
 import { compileSchema, type Compiled } from "./schema.js";
 import type { McpTool } from "./sync.js";
+import type { CallContext } from "./surface-types.js";
+import { PROGRESS_MAX_FACTOR } from "./client-surface.js";
 
 /** Sends tools/call for a tool of `generation` and returns the raw wire result; throws HostError. */
-export type ToolSender = (rawName: string, generation: number, args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+export type ToolSender = (rawName: string, generation: number, args: Record<string, unknown>, signal: AbortSignal, call?: CallContext) => Promise<unknown>;
 
 /**
  * The registry entry for one MCP tool of one generation: the server's name, description and schema, a
@@ -23,6 +25,8 @@ export function mcpToolDef(server: string, tool: McpTool, generation: number, ca
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     timeoutMs: callTimeoutMs,
+    // Progress restarts the deadline, up to this many call timeouts (MCP-12).
+    maxTimeoutMs: callTimeoutMs * PROGRESS_MAX_FACTOR,
     effect: tool.readOnlyHint ? "read" : "external",
     // `ask` asks before every call through the permissions gate (MCP-8); `auto` leaves it to the mode and rules.
     ...(approval === "ask" ? { approval: "ask" as const } : {}),
@@ -43,7 +47,11 @@ export function mcpToolDef(server: string, tool: McpTool, generation: number, ca
           reason: "mcp_task_required",
         });
       }
-      const wire = await send(tool.rawName, generation, args as Record<string, unknown>, ctx.signal);
+      const wire = await send(tool.rawName, generation, args as Record<string, unknown>, ctx.signal, {
+        sessionId: ctx.sessionId, callId: ctx.callId, tool: tool.publicName, signal: ctx.signal,
+        ...(ctx.progress ? { progress: ctx.progress } : {}),
+        ...(ctx.pauseDeadline ? { pauseDeadline: ctx.pauseDeadline } : {}),
+      });
       if (tool.outputSchema) output ??= compileSchema(tool.outputSchema);
       return toToolResult(wire, {
         server,

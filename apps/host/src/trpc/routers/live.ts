@@ -19,6 +19,8 @@ async function* source(live: LiveSources, topic: LiveTopic, signal: AbortSignal)
     case "lsp": for await (const data of live.lsp(signal)) yield { kind: "data", topic, data }; return;
     case "approvals": for await (const data of live.approvals(signal)) yield { kind: "data", topic, data }; return;
     case "jobs": for await (const data of live.jobs(signal)) yield { kind: "data", topic, data }; return;
+    case "elicitations": for await (const data of live.elicitations(signal)) yield { kind: "data", topic, data }; return;
+    case "mcpLogs": for await (const data of live.mcpLogs(signal)) yield { kind: "data", topic, data }; return;
     default: {
       // A topic added to LiveTopic without a case here would never send anything.
       const unrouted: SessionTopic = topic;

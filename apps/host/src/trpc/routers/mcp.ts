@@ -1,4 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
+import { McpElicitationAnswer, McpLogsInput, McpSetLogLevelInput } from "@seam/shared";
 import { McpAddInput, McpImportApplyInput, McpImportInput, McpProbeRef, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
@@ -17,4 +18,10 @@ export const mcpRouter = {
   export: procedure.query(({ ctx }) => ctx.host.mcp.exportJson()),
   /** Progress of the try before a save (MCP-10), polled by the form while `add`/`update` runs. */
   probeStatus: procedure.input(McpProbeRef).query(({ ctx, input }) => ctx.host.mcp.probeStatus(input.probeId)),
+  /** MCP-12: pending requests for input (live topic `elicitations`) and their answers. */
+  elicitations: procedure.query(({ ctx }) => ctx.host.mcp.elicitations()),
+  answerElicitation: procedure.input(McpElicitationAnswer).mutation(({ ctx, input }) => ctx.host.mcp.answerElicitation(input)),
+  /** MCP-12: a server's log ring (new entries on live topic `mcpLogs`). */
+  logs: procedure.input(McpLogsInput).query(({ ctx, input }) => ctx.host.mcp.logs(input)),
+  setLogLevel: procedure.input(McpSetLogLevelInput).mutation(({ ctx, input }) => ctx.host.mcp.setLogLevel(input)),
 } satisfies TRPCRouterRecord;

@@ -160,6 +160,7 @@ export function ChatView({ id, item = null }: { id: string; item?: string | null
                 running={turn}
                 approvals={approvals}
                 outputs={state.outputs}
+                progress={state.progress}
                 checkpoints={checkpoints}
                 focus={focus}
                 highlight={highlight}

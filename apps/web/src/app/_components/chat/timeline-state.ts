@@ -1,4 +1,4 @@
-import type { ContextUsage, ItemPage, SessionDetail, SessionEvent, SessionInfo, TimelineItem, TurnInfo } from "@seam/shared";
+import type { ContextUsage, ItemPage, SessionDetail, SessionEvent, SessionInfo, TimelineItem, ToolProgress, TurnInfo } from "@seam/shared";
 
 /**
  * The run of consecutive items the timeline shows (CTX-4): pages are loaded around it and it grows as they
@@ -16,6 +16,8 @@ export interface TimelineState {
   turns: Record<string, TurnInfo>;
   /** Live output of running tool calls by item id (a command's tail), bounded; the finished result replaces it. */
   outputs: Record<string, string>;
+  /** The latest progress report of running tool calls by item id (MCP-12); optional so older snapshots need no change. */
+  progress?: Record<string, ToolProgress>;
   /** The size of the next model request as the host last measured it (CTX-1), or null before the first reading. */
   context: ContextUsage | null;
   loaded: boolean;
@@ -95,6 +97,8 @@ function applyEvent(state: TimelineState, event: SessionEvent): TimelineState {
       const next = (state.outputs[event.itemId] ?? "") + event.chunk;
       return { ...state, outputs: { ...state.outputs, [event.itemId]: next.length > LIVE_OUTPUT_MAX_CHARS ? next.slice(-LIVE_OUTPUT_MAX_CHARS) : next } };
     }
+    case "progress":
+      return { ...state, progress: { ...state.progress, [event.itemId]: { progress: event.progress, total: event.total, message: event.message } } };
     case "turn":
       return { ...state, turns: { ...state.turns, [event.turn.id]: newerTurn(state.turns[event.turn.id], event.turn) } };
     case "session":

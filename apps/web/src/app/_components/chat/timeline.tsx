@@ -1,5 +1,5 @@
 "use client";
-import type { ToolApprovalView, TurnInfo } from "@seam/shared";
+import type { McpElicitationView, ToolApprovalView, ToolProgress, TurnInfo } from "@seam/shared";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { LoaderCircleIcon } from "lucide-react";
 import { useEffect, useRef } from "react";
@@ -14,9 +14,11 @@ import { AssistantMessage, UserMessage } from "./messages";
 import type { TimelineRow } from "./timeline-state";
 import { ToolCard } from "./tool-card";
 import { TurnStatusRow } from "./turn-status-row";
+import { useElicitationsOf } from "../elicitation/use-elicitations";
 
 const NO_APPROVALS = new Map<string, ToolApprovalView>();
 const NO_OUTPUTS: Record<string, string> = {};
+const NO_PROGRESS: Record<string, ToolProgress> = {};
 
 /** Space between rows and above the first one (px; the column's gap-3.5 and pt-5). */
 const ROW_GAP = 14;
@@ -50,6 +52,7 @@ export function Timeline({
   running,
   approvals = NO_APPROVALS,
   outputs = NO_OUTPUTS,
+  progress = NO_PROGRESS,
   checkpoints = EMPTY_INDEX,
   focus = null,
   highlight = null,
@@ -67,6 +70,8 @@ export function Timeline({
   approvals?: Map<string, ToolApprovalView>;
   /** Live output of running calls by item id. */
   outputs?: Record<string, string>;
+  /** The latest progress of running calls by item id (MCP-12). */
+  progress?: Record<string, ToolProgress>;
   /** Undone turns and restorable messages (checkpointIndex of the items). */
   checkpoints?: CheckpointIndex;
   focus?: TimelineFocus | null;
@@ -79,6 +84,8 @@ export function Timeline({
   /** Open scrolled to the last row (false: at the top, e.g. to scroll to `focus`). */
   openAtEnd?: boolean;
 }) {
+  // Requests for input from MCP servers, shown in the card of the call they came during (MCP-12).
+  const elicitations = useElicitationsOf(sessionId);
   // oxlint-disable-next-line react/incompatible-library -- the virtualizer's functions are called in this component only; rows get plain values
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -153,7 +160,7 @@ export function Timeline({
               )}
               style={{ transform: `translateY(${v.start}px)` }}
             >
-              <Row row={row} sessionId={sessionId} running={Boolean(running)} runningTurnId={running?.id ?? null} approvals={approvals} outputs={outputs} checkpoints={checkpoints} />
+              <Row row={row} sessionId={sessionId} running={Boolean(running)} runningTurnId={running?.id ?? null} approvals={approvals} outputs={outputs} progress={progress} elicitations={elicitations} checkpoints={checkpoints} />
             </div>
           );
         })}
@@ -175,6 +182,8 @@ function Row({
   runningTurnId,
   approvals,
   outputs,
+  progress,
+  elicitations,
   checkpoints,
 }: {
   row: TimelineRow;
@@ -183,6 +192,8 @@ function Row({
   runningTurnId: string | null;
   approvals: Map<string, ToolApprovalView>;
   outputs: Record<string, string>;
+  progress: Record<string, ToolProgress>;
+  elicitations: Map<string, McpElicitationView>;
   checkpoints: CheckpointIndex;
 }) {
   if (row.kind === "turn") return <TurnStatusRow turn={row.turn} />;
@@ -201,7 +212,15 @@ function Row({
         <AssistantMessage message={item} />
       );
     case "tool_call":
-      return <ToolCard call={item} approval={approvals.get(item.callId)} output={outputs[item.id]} />;
+      return (
+        <ToolCard
+          call={item}
+          approval={approvals.get(item.callId)}
+          output={outputs[item.id]}
+          progress={progress[item.id]}
+          elicitation={item.status === "running" ? elicitations.get(item.callId) : undefined}
+        />
+      );
     case "fact":
       if (CHECKPOINT_FACTS.has(item.factKind)) {
         const undone = item.factKind === CHANGED_FILES_FACT ? undoneOf(item.payload, checkpoints) : (checkpoints.undoneRestores.get(item.id) ?? null);

@@ -1,5 +1,5 @@
 "use client";
-import type { ToolApprovalView, ToolCallItem } from "@seam/shared";
+import type { McpElicitationView, ToolApprovalView, ToolCallItem, ToolProgress } from "@seam/shared";
 import { memo, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ExpandButton } from "@/components/ui/expand-button";
@@ -17,6 +17,8 @@ import { ToolStatusChip } from "./tool-status-chip";
 import { toolSearchSummary, toolSearchViewOf, ToolSearchResultView } from "./tool-search-result";
 import { prettyJson, summarizeArgs, TOOL_ICONS, toolKind } from "./tool-summary";
 import { WebResult, webViewOf } from "./web-result";
+import { ToolProgressBar } from "./tool-progress";
+import { ElicitationCard } from "../elicitation/elicitation-card";
 
 const NO_REQUESTS: ToolApprovalView[] = [];
 /** How long an answered request's card stays mounted, to report a late answer from this tab. */
@@ -26,7 +28,15 @@ const LINGER_MS = 5_000;
  * A tool call where it happened: one collapsed line, details one click away. A call held up for approval
  * shows the approval card under its line; a running command shows its live output there.
  */
-export const ToolCard = memo(function ToolCard({ call, approval, output }: { call: ToolCallItem; approval?: ToolApprovalView; output?: string }) {
+export const ToolCard = memo(function ToolCard({ call, approval, output, progress, elicitation }: {
+  call: ToolCallItem;
+  approval?: ToolApprovalView;
+  output?: string;
+  /** The call's latest progress report while it runs (MCP-12). */
+  progress?: ToolProgress;
+  /** A server's pending request for input during this call (MCP-12). */
+  elicitation?: McpElicitationView;
+}) {
   const [open, setOpen] = useState(false);
   const Icon = TOOL_ICONS[toolKind(call.name)];
   const bash = bashViewOf(call);
@@ -34,6 +44,8 @@ export const ToolCard = memo(function ToolCard({ call, approval, output }: { cal
   const searched = bash || edit ? null : toolSearchViewOf(call);
   const summary = bash ? bash.command : edit ? edit.path : searched ? toolSearchSummary(searched) : (extensionSummary(call) ?? summarizeArgs(call.args));
   const waiting = Boolean(approval) && call.status === "running";
+  // A server's request for input holds the call up like an approval does (MCP-12).
+  const asking = Boolean(elicitation) && call.status === "running";
   const cards = useLingering(waiting && approval ? [approval] : NO_REQUESTS, LINGER_MS);
   return (
     <div
@@ -41,12 +53,12 @@ export const ToolCard = memo(function ToolCard({ call, approval, output }: { cal
       data-tool-name={call.name}
       data-status={call.status}
       data-call-id={call.callId}
-      data-waiting={waiting || undefined}
+      data-waiting={waiting || asking || undefined}
       className={cn(
         "overflow-hidden rounded-lg border bg-card transition-shadow",
         open && "shadow-sm",
         call.status === "error" && "border-destructive/30",
-        waiting && "border-warning/50",
+        (waiting || asking) && "border-warning/50",
       )}
     >
       <ExpandButton
@@ -61,7 +73,7 @@ export const ToolCard = memo(function ToolCard({ call, approval, output }: { cal
           {summary}
         </span>
         {edit && edit.added !== null && edit.removed !== null && <DiffCounts added={edit.added} removed={edit.removed} className="shrink-0 text-[11.5px]" />}
-        <ToolStatusChip call={call} waiting={waiting} />
+        <ToolStatusChip call={call} waiting={waiting || asking} waitingFor={waiting ? "approval" : "input"} />
       </ExpandButton>
       {cards.map(({ item, stale }) => (
         <div key={item.id} className="border-t bg-warning-soft/30 p-2 empty:hidden">
@@ -69,6 +81,12 @@ export const ToolCard = memo(function ToolCard({ call, approval, output }: { cal
         </div>
       ))}
       {!waiting && bash && call.status === "running" && <BashLive view={bash} output={output ?? ""} />}
+      {call.status === "running" && progress && <ToolProgressBar progress={progress} />}
+      {call.status === "running" && elicitation && (
+        <div className="border-t bg-warning-soft/30 p-2">
+          <ElicitationCard key={elicitation.id} view={elicitation} />
+        </div>
+      )}
       {open && <ToolCardDetails call={call} bash={bash} edit={edit} />}
     </div>
   );

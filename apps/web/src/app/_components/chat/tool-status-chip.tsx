@@ -6,12 +6,12 @@ import { elapsedSince, formatDuration } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
 
 /** The call's state: running with elapsed time, waiting for approval, ok with duration, error with its code. */
-export function ToolStatusChip({ call, waiting = false }: { call: ToolCallItem; waiting?: boolean }) {
+export function ToolStatusChip({ call, waiting = false, waitingFor = "approval" }: { call: ToolCallItem; waiting?: boolean; waitingFor?: "approval" | "input" }) {
   const running = call.status === "running";
   const now = useNow(200, running && !waiting);
   const ms = elapsedSince(call.startedAt, call.endedAt, now);
   if (running && waiting) {
-    return <StateBadge look={{ tone: "warning", icon: ShieldQuestionIcon, label: "waiting for approval" }} data-testid="tool-card-status" data-waiting="true" />;
+    return <StateBadge look={{ tone: "warning", icon: ShieldQuestionIcon, label: `waiting for ${waitingFor}` }} data-testid="tool-card-status" data-waiting="true" />;
   }
   switch (call.status) {
     case "running":

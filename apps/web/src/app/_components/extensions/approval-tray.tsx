@@ -14,6 +14,8 @@ import { useLingering } from "../approvals/use-lingering";
 import { Sheet } from "../mcp/sheet";
 import { ApprovalCard } from "./approval-card";
 import { messageOf, useLiveExtensions } from "./use-extensions";
+import { ElicitationCard } from "../elicitation/elicitation-card";
+import { useAllElicitations } from "../elicitation/use-elicitations";
 
 /** How long the "new run request" notice stays up when nobody looks at it. */
 const NOTICE_MS = 12_000;
@@ -33,7 +35,9 @@ export function ApprovalTray({ open, onOpenChange }: { open: boolean; onOpenChan
   const approvals = snapshot.data?.runs ?? [];
   const tools = snapshot.data?.tools ?? [];
   const notice = useNewRequestNotice(tools, approvals, open);
-  const count = approvals.length + tools.length;
+  // MCP servers' requests for input (MCP-12) wait for a person too.
+  const elicitations = useAllElicitations();
+  const count = approvals.length + tools.length + elicitations.length;
   const toolCards = useLingering(tools, 5_000);
 
   return (
@@ -87,7 +91,7 @@ export function ApprovalTray({ open, onOpenChange }: { open: boolean; onOpenChan
         open={open}
         onOpenChange={onOpenChange}
         title="Approvals"
-        description="Tool calls and run requests from every session. Each turn waits until someone answers; the first answer wins."
+        description="Tool calls, run requests and MCP servers' requests for input from every session. Each turn waits until someone answers; the first answer wins."
         className="max-w-2xl"
         data-testid="approval-tray"
       >
@@ -107,6 +111,14 @@ export function ApprovalTray({ open, onOpenChange }: { open: boolean; onOpenChan
           ))}
           {approvals.map((r) => (
             <ApprovalCard key={r.id} request={r} />
+          ))}
+          {elicitations.map((v) => (
+            <div key={v.id} className="flex flex-col gap-1" data-testid="approval-tray-elicitation">
+              <Link href={`/s/${v.sessionId}`} onClick={() => onOpenChange(false)} className="text-[12px] text-muted-foreground hover:underline">
+                In its session →
+              </Link>
+              <ElicitationCard view={v} />
+            </div>
           ))}
           <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
             <Link href="/permissions" onClick={() => onOpenChange(false)} className="inline-flex w-fit items-center gap-1 text-[12.5px] font-medium text-primary hover:underline">

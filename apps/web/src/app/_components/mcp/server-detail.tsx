@@ -3,6 +3,7 @@ import type { McpServerView } from "@seam/shared";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ServerTools } from "./server-tools";
+import { ServerLogs } from "./server-logs";
 
 /**
  * One server's detail: what it is (info, generation, timeouts, last error), then a tab per surface — tools (with
@@ -38,6 +39,7 @@ export function ServerDetail({ server }: { server: McpServerView }) {
         <TabsList data-testid="mcp-detail-tabs" className="self-start">
           <TabsTrigger value="tools">Tools{tools.length > 0 ? ` (${tools.length})` : ""}</TabsTrigger>
           <TabsTrigger value="stderr">stderr</TabsTrigger>
+          <TabsTrigger value="logs" data-testid="mcp-logs-tab">Logs</TabsTrigger>
         </TabsList>
         <TabsContent value="tools">
           <ServerTools server={server} />
@@ -52,6 +54,9 @@ export function ServerDetail({ server }: { server: McpServerView }) {
                 {server.stderrTail || (server.config.transport.type === "http" ? "HTTP servers have no stderr." : "Nothing written to stderr.")}
               </pre>
             </section>
+        </TabsContent>
+        <TabsContent value="logs">
+          <ServerLogs name={server.config.name} />
         </TabsContent>
       </Tabs>
     </div>
