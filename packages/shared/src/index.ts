@@ -80,3 +80,12 @@ export {
   SESSION_IMPORT_MAX_CHARS, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionForkInput, SessionEditInput, SessionExportFile, SessionExport,
   SessionImportInput,
 } from "./session.js";
+export {
+  McpResourceUri, McpCursor, McpResourcesInput, McpReadResourceInput, McpPromptArguments, McpGetPromptInput, McpTryToolInput, McpResourceAttachment,
+  McpResourceAttachments, MCP_ATTACHMENTS_MAX, MCP_RESOURCES_FACT, McpResourcesFactPayload, MCP_PROMPT_FACT, McpPromptFactPayload,
+  parsePromptArguments, formatPromptArguments, templateVariables, expandTemplate,
+} from "./mcp-resources.js";
+export type {
+  McpResourceInfo, McpResourcesPage, McpResourceTemplateInfo, McpResourceContent, McpReadResult, McpPromptArgumentInfo, McpPromptInfo,
+  McpPromptMessage, McpPromptResult, McpPromptCommand,
+} from "./mcp-resources.js";

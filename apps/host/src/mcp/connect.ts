@@ -14,6 +14,8 @@ export interface ConnectorDeps {
   makeTransport: TransportFactory;
   limits?: Partial<Omit<FetchLimits, "signal">>;
   outages: Pick<Outages, "goLive" | "lose" | "onError" | "end">;
+  /** resources/prompts list_changed on a connection (MCP-9). */
+  listChanged?: (conn: Connection, what: "resources" | "prompts") => void;
 }
 
 /**
@@ -57,6 +59,7 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
       closed: (c) => outages.lose(c, c.lastError ?? "the connection closed"),
       error: outages.onError,
       toolsChanged: (c) => void s.chain.run(() => resync(s, c, deps.limits)),
+      listChanged: deps.listChanged,
     });
     s.lastHandle = conn.handle;
     s.setStatus({ state: "connecting", phase: "connecting" });

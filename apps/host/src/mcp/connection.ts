@@ -1,6 +1,6 @@
 import type { McpServerConfig } from "@seam/shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
@@ -30,6 +30,8 @@ export interface ConnectionEvents {
   closed(conn: Connection): void;
   error(conn: Connection, error: Error): void;
   toolsChanged(conn: Connection): void;
+  /** resources/list_changed or prompts/list_changed (MCP-9): the UI refetches. */
+  listChanged?(conn: Connection, what: "resources" | "prompts"): void;
 }
 
 /** Opens a client over a fresh transport in a child scope of `connections`; it connects later (`client.connect`). */
@@ -50,6 +52,8 @@ export function openConnection(connections: Scope, id: number, config: McpServer
   };
   client.onerror = (error) => on.error(conn, error);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => on.toolsChanged(conn));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => on.listChanged?.(conn, "resources"));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => on.listChanged?.(conn, "prompts"));
   return conn;
 }
 

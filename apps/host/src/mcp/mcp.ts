@@ -8,9 +8,14 @@ import { create as createHub } from "./hub.js";
 import { createMcpService, type McpService } from "./service.js";
 import { instructionsBlock } from "./instructions.js";
 import { mcpStatus } from "./status.js";
+import { createMcpFeatures, type McpFeatures } from "./features.js";
+import { registerResourceTools } from "./resource-tools.js";
 
-/** What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the host confirmed it (MCP-10). */
-export type Api = Omit<McpService, "events" | "settled">;
+/**
+ * What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the
+ * host confirmed it (MCP-10); resources, prompts and "try a tool" on the live connections (MCP-9).
+ */
+export type Api = Omit<McpService, "events" | "settled"> & Omit<McpFeatures, "attachmentsFact" | "promptInvocation">;
 
 /** The MCP capability (MCP-1..7, MCP-10): servers' tools bridged into the registry, their management and overview row. */
 export interface Interface {
@@ -22,6 +27,8 @@ export interface Interface {
   instructions(): string;
   /** Resolves when the start-up activations have settled (tests, diagnostics). */
   settled(): Promise<void>;
+  /** For the sessions (MCP-9): a message's attached resources, and `/mcp__server__prompt` messages, as facts. */
+  readonly messages: Pick<McpFeatures, "attachmentsFact" | "promptInvocation">;
 }
 
 export interface Deps {
@@ -35,8 +42,13 @@ export interface Deps {
 export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   const hub = createHub(scope, { registry: deps.registry, lookup: (name) => deps.secrets.get(name)?.value });
   const service = await createMcpService(scope, { hub, db: deps.db });
+  const features = createMcpFeatures(hub);
+  // list_mcp_resources / read_mcp_resource, while a ready server advertises resources (MCP-9).
+  scope.add(registerResourceTools(deps.registry, features, hub), "mcp:resource-tools");
+  const { attachmentsFact, promptInvocation, ...featuresApi } = features;
   return {
-    api: service,
+    api: { ...service, ...featuresApi },
+    messages: { attachmentsFact, promptInvocation },
     live: { mcp: (signal) => service.events(signal) },
     status: () => mcpStatus(toolsOf(deps.registry, "mcp"), service.list()),
     instructions: () => instructionsBlock(hub.list()),
