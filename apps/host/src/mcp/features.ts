@@ -32,11 +32,12 @@ const COMMAND_PREFIX = "/mcp__";
 
 export function createMcpFeatures(hub: McpHub): McpFeatures {
   const features: McpFeatures = {
-    resources: (name, cursor) => listResources(hub.live(name), cursor),
-    resourceTemplates: (name) => listResourceTemplates(hub.live(name)),
-    readResource: (name, uri) => readResource(hub.live(name), uri),
-    prompts: (name) => listPrompts(hub.live(name)),
-    getPrompt: (name, prompt, args) => getPrompt(hub.live(name), prompt, args),
+    // async: an unknown or disconnected server rejects like every other failure.
+    resources: async (name, cursor) => listResources(hub.live(name), cursor),
+    resourceTemplates: async (name) => listResourceTemplates(hub.live(name)),
+    readResource: async (name, uri) => readResource(hub.live(name), uri),
+    prompts: async (name) => listPrompts(hub.live(name)),
+    getPrompt: async (name, prompt, args) => getPrompt(hub.live(name), prompt, args),
     async tryTool(name, tool, args) {
       const r = await hub.live(name).tryTool(tool, args, AbortSignal.timeout(10 * 60_000));
       return { canonical: r.canonical, rendered: r.rendered, error: r.error ?? null };

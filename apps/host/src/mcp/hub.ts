@@ -95,6 +95,7 @@ export function create(scope: Scope, deps: Deps): Interface {
       instructions: base?.instructions ?? null,
       stderrTail: base?.stderrTail ?? "",
       serverInfo: base?.serverInfo ?? null,
+      ...(base?.features ? { features: base.features } : {}),
     };
   };
 
