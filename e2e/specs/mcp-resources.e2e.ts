@@ -91,6 +91,7 @@ test.describe("MCP resources and prompts (MCP-9)", () => {
     await form.getByTestId("mcp-prompt-args-run").click();
     await expect(form.getByTestId("mcp-field-error")).toHaveText("Required");
     await form.getByLabel(/^city/).fill("San Francisco");
+    await expect(form.getByTestId("mcp-field-error")).toHaveCount(0);
     await page.screenshot({ path: test.info().outputPath("mcp-prompt-form.png") });
     await form.getByTestId("mcp-prompt-args-run").click();
     await expect(page.getByTestId("message-assistant").last()).toContainText("Prompt received.", { timeout: 20_000 });

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { promptCommandLine, promptFields } from "../mcp/prompt-fields";
-import { SchemaFields } from "../mcp/schema-fields";
+import { SchemaFields, withoutKey } from "../mcp/schema-fields";
 
 /** The arguments of an MCP prompt chosen from the `/` menu (MCP-9): required ones marked; Run sends the command line. */
 export function PromptArgsDialog({ command, onCancel, onRun }: { command: McpPromptCommand | null; onCancel: () => void; onRun: (text: string) => void }) {
@@ -32,11 +32,10 @@ function PromptArgsForm({ command, onRun, onCancel }: { command: McpPromptComman
     >
       <DialogHeader>
         <DialogTitle>{prompt.title ?? prompt.name}</DialogTitle>
-        <DialogDescription>
-          {prompt.description ? `${prompt.description} ` : ""}A prompt of the MCP server “{server}”: its messages are sent as your message. * marks a required argument.
-        </DialogDescription>
+        {prompt.description && <DialogDescription>{prompt.description}</DialogDescription>}
+        <DialogDescription>A prompt of the MCP server “{server}”: its messages are sent as your message. * marks a required argument.</DialogDescription>
       </DialogHeader>
-      <SchemaFields idPrefix={`slash-${command.command}`} fields={promptFields(prompt)} values={values} errors={errors} onChange={(k, v) => setValues((o) => ({ ...o, [k]: v }))} />
+      <SchemaFields idPrefix={`slash-${command.command}`} fields={promptFields(prompt)} values={values} errors={errors} onChange={(k, v) => { setValues((o) => ({ ...o, [k]: v })); setErrors((e) => withoutKey(e, k)); }} />
       <DialogFooter>
         <Button type="button" variant="ghost" onClick={onCancel}>Cancel</Button>
         <Button type="submit" data-testid="mcp-prompt-args-run">Run prompt</Button>

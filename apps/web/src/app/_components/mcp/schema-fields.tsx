@@ -61,3 +61,11 @@ export function SchemaFields({
     </div>
   );
 }
+
+/** `errors` without the message of field `key` (it is cleared as soon as the field changes). */
+export function withoutKey(errors: Record<string, string>, key: string): Record<string, string> {
+  if (!(key in errors)) return errors;
+  const next = { ...errors };
+  delete next[key];
+  return next;
+}

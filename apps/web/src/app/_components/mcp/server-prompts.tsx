@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { McpResultBlocks } from "../chat/mcp-result";
 import { promptCommandLine, promptFields } from "./prompt-fields";
-import { SchemaFields } from "./schema-fields";
+import { SchemaFields, withoutKey } from "./schema-fields";
 import { unavailableReason, useRefetchOnRevision } from "./server-resources";
 import { SessionPicker } from "./session-picker";
 
@@ -50,7 +50,7 @@ function PromptRow({ server, prompt }: { server: string; prompt: McpPromptInfo }
         <span className="text-[13px] font-medium">{prompt.title ?? prompt.name} <span className="font-mono text-[11.5px] font-normal text-muted-foreground">/mcp__{server}__{prompt.name}</span></span>
         {prompt.description && <span className="text-[12px] text-muted-foreground">{prompt.description}</span>}
       </div>
-      {fields.length > 0 && <SchemaFields idPrefix={`prompt-${prompt.name}`} fields={fields} values={values} errors={errors} onChange={(k, v) => setValues((o) => ({ ...o, [k]: v }))} />}
+      {fields.length > 0 && <SchemaFields idPrefix={`prompt-${prompt.name}`} fields={fields} values={values} errors={errors} onChange={(k, v) => { setValues((o) => ({ ...o, [k]: v })); setErrors((e) => withoutKey(e, k)); }} />}
       <div className="flex gap-2">
         <Button size="sm" variant="secondary" data-testid="mcp-prompt-preview" disabled={preview.isPending} onClick={() => {
           if (!checked()) return;

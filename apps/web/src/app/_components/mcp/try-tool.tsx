@@ -8,7 +8,7 @@ import { FormField } from "@/components/ui/field";
 import { NativeSelect, Textarea } from "@/components/ui/input";
 import { useTRPC } from "@/trpc/react";
 import { McpResultBlocks } from "../chat/mcp-result";
-import { SchemaFields } from "./schema-fields";
+import { SchemaFields, withoutKey } from "./schema-fields";
 import { argsFrom, fieldsOf, initialValues } from "./schema-form";
 
 /** The "Try a tool" tab (MCP-9): a form generated from the chosen tool's input schema, run by hand through the bridge. */
@@ -68,7 +68,7 @@ function TryToolForm({ server, rawName }: { server: McpServerView; rawName: stri
         </p>
       )}
       {fields.length > 0 ? (
-        <SchemaFields idPrefix={`try-${rawName}`} fields={fields} values={values} errors={errors} onChange={(k, v) => setValues((o) => ({ ...o, [k]: v }))} />
+        <SchemaFields idPrefix={`try-${rawName}`} fields={fields} values={values} errors={errors} onChange={(k, v) => { setValues((o) => ({ ...o, [k]: v })); setErrors((e) => withoutKey(e, k)); }} />
       ) : (
         <FormField id="mcp-try-args" label="Arguments (JSON object)" error={errors.$args} errorTestId="mcp-field-error">
           <Textarea id="mcp-try-args" data-testid="mcp-try-args" rows={3} className="font-mono text-[12px]" value={raw} onChange={(e) => setRaw(e.target.value)} />
