@@ -57,10 +57,8 @@ export function Composer({
     setAttachmentsState(next);
     writePendingAttachments(sessionId, next);
   };
-  useEffect(() => {
-    setAttachmentsState(readPendingAttachments(sessionId));
-    return onPendingAttachments((id) => id === sessionId && setAttachmentsState(readPendingAttachments(sessionId)));
-  }, [sessionId]);
+  // The chat view is keyed by session, so the initial read above is this session's; later changes arrive as events.
+  useEffect(() => onPendingAttachments((id) => id === sessionId && setAttachmentsState(readPendingAttachments(sessionId))), [sessionId]);
 
   const entries = menuDismissed ? null : slashEntries(text, tools, skills.data ?? [], prompts.data ?? []);
   const menuOpen = entries !== null;
