@@ -1,7 +1,7 @@
 import type { McpPromptInfo, McpPromptMessage, McpPromptResult } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { LiveServer } from "./live-server.js";
-import { MAX_PAGES, request, requestOptions, requireCapability, str } from "./requests.js";
+import { MAX_PAGES, request, requireCapability, str } from "./requests.js";
 
 /** Every page of `prompts/list` (at most MAX_PAGES), with their arguments. */
 export async function listPrompts(live: LiveServer): Promise<McpPromptInfo[]> {
@@ -9,7 +9,7 @@ export async function listPrompts(live: LiveServer): Promise<McpPromptInfo[]> {
   const out: McpPromptInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await request(live, "listing its prompts", () => live.connection.client.listPrompts(cursor ? { cursor } : {}, requestOptions(live)));
+    const r = await request(live, "listing its prompts", (o) => live.connection.client.listPrompts(cursor ? { cursor } : {}, o));
     for (const p of r.prompts) {
       out.push({
         name: p.name, title: str(p.title), description: str(p.description),
@@ -49,8 +49,8 @@ export async function getPrompt(live: LiveServer, prompt: string, args: Record<s
   }
   // Empty optional arguments are left out, so the server applies its own defaults.
   const sent = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== ""));
-  const r = await request(live, `getting the prompt "${prompt}"`, () =>
-    live.connection.client.getPrompt({ name: prompt, ...(Object.keys(sent).length > 0 ? { arguments: sent } : {}) }, requestOptions(live)));
+  const r = await request(live, `getting the prompt "${prompt}"`, (o) =>
+    live.connection.client.getPrompt({ name: prompt, ...(Object.keys(sent).length > 0 ? { arguments: sent } : {}) }, o));
   return {
     server: live.name,
     prompt,

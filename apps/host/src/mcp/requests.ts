@@ -2,11 +2,6 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { LiveServer } from "./live-server.js";
 
-/** Options for one resources/prompts request on a live connection: the connection's abort and the server's call timeout. */
-export function requestOptions(live: LiveServer): { signal: AbortSignal; timeout: number } {
-  return { signal: live.connection.abort.signal, timeout: live.timeoutMs };
-}
-
 /** The server must have said it offers `what` at initialize (MCP-9); otherwise a clear refusal naming the server. */
 export function requireCapability(live: LiveServer, what: "resources" | "prompts"): void {
   if (live.capabilities[what]) return;
@@ -36,12 +31,26 @@ export function requestFailure(live: LiveServer, doing: string, error: unknown):
   return new HostError("unavailable:mcp", `The request to the MCP server "${name}" failed while ${doing}: ${messageOf(error)}`, { reason: "mcp_request_failed" }, { cause: error });
 }
 
-/** Runs one request, mapping its failure. */
-export async function request<T>(live: LiveServer, doing: string, fn: () => Promise<T>): Promise<T> {
+/** What one request is sent with: its own signal (aborted with the connection) and the server's call timeout. */
+export interface RequestOptions { signal: AbortSignal; timeout: number }
+
+/**
+ * Runs one request, mapping its failure. Each request gets its own signal, tied to the connection's abort for
+ * its duration only: the SDK never removes the listener it adds to a request's signal, so handing it the
+ * long-lived connection signal would keep a closure per request alive until the connection ends.
+ */
+export async function request<T>(live: LiveServer, doing: string, fn: (options: RequestOptions) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const connection = live.connection.abort.signal;
+  const onAbort = () => own.abort(connection.reason);
+  if (connection.aborted) onAbort();
+  else connection.addEventListener("abort", onAbort, { once: true });
   try {
-    return await fn();
+    return await fn({ signal: own.signal, timeout: live.timeoutMs });
   } catch (error) {
     throw requestFailure(live, doing, error);
+  } finally {
+    connection.removeEventListener("abort", onAbort);
   }
 }
 

@@ -1,7 +1,7 @@
 import { templateVariables, type McpReadResult, type McpResourceContent, type McpResourceInfo, type McpResourcesPage, type McpResourceTemplateInfo } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import type { LiveServer } from "./live-server.js";
-import { MAX_PAGES, request, requestOptions, requireCapability, str } from "./requests.js";
+import { MAX_PAGES, request, requireCapability, str } from "./requests.js";
 import { base64Bytes } from "./results.js";
 
 /** Text kept per content item (characters) and blob payload kept (decoded bytes) for the UI; past that, cut or left out. */
@@ -10,7 +10,7 @@ export const READ_LIMITS = { textChars: 1_000_000, blobBytes: 5 * 1024 * 1024 };
 /** One page of `resources/list` (MCP-9): the cursor is passed through as the server sent it. */
 export async function listResources(live: LiveServer, cursor?: string): Promise<McpResourcesPage> {
   requireCapability(live, "resources");
-  const r = await request(live, "listing its resources", () => live.connection.client.listResources(cursor ? { cursor } : {}, requestOptions(live)));
+  const r = await request(live, "listing its resources", (o) => live.connection.client.listResources(cursor ? { cursor } : {}, o));
   return {
     resources: r.resources.map((x): McpResourceInfo => ({
       uri: x.uri, name: x.name, title: str(x.title), description: str(x.description), mimeType: str(x.mimeType), size: typeof x.size === "number" ? x.size : null,
@@ -25,8 +25,8 @@ export async function listResourceTemplates(live: LiveServer): Promise<McpResour
   const out: McpResourceTemplateInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await request(live, "listing its resource templates", () =>
-      live.connection.client.listResourceTemplates(cursor ? { cursor } : {}, requestOptions(live)));
+    const r = await request(live, "listing its resource templates", (o) =>
+      live.connection.client.listResourceTemplates(cursor ? { cursor } : {}, o));
     for (const t of r.resourceTemplates) {
       out.push({ uriTemplate: t.uriTemplate, name: t.name, title: str(t.title), description: str(t.description), mimeType: str(t.mimeType), variables: templateVariables(t.uriTemplate) });
     }
@@ -39,7 +39,7 @@ export async function listResourceTemplates(live: LiveServer): Promise<McpResour
 /** `resources/read`: text kept (cut at the cap), blobs as base64 with their mime type (left out past the cap). */
 export async function readResource(live: LiveServer, uri: string, limits = READ_LIMITS): Promise<McpReadResult> {
   requireCapability(live, "resources");
-  const r = await request(live, `reading ${uri}`, () => live.connection.client.readResource({ uri }, requestOptions(live)));
+  const r = await request(live, `reading ${uri}`, (o) => live.connection.client.readResource({ uri }, o));
   const contents = r.contents.map((c): McpResourceContent => {
     const mimeType = str(c.mimeType);
     if ("text" in c && typeof c.text === "string") {
