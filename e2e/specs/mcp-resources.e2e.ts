@@ -64,6 +64,19 @@ test.describe("MCP resources and prompts (MCP-9)", () => {
     // Persisted: after a reload the timeline still shows the attachment.
     await page.reload();
     await expect(page.getByText("Attached MCP resource")).toBeVisible({ timeout: 20_000 });
+
+    // From the composer: the Attach picker lists the ready servers' resources; a chip can be removed again.
+    await page.getByTestId("attach-button").click();
+    const picker = page.getByTestId("mcp-resource-picker");
+    const features = picker.locator('[data-testid="mcp-picker-resource"][data-uri="demo://resource/static/document/features.md"]');
+    await expect(features).toBeVisible({ timeout: 20_000 });
+    await features.click();
+    await expect(picker).toHaveCount(0);
+    const chip = page.locator('[data-testid="composer-attachment"][data-uri="demo://resource/static/document/features.md"]');
+    await expect(chip).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("mcp-composer-chip.png") });
+    await chip.getByRole("button").click();
+    await expect(page.getByTestId("composer-attachments")).toHaveCount(0);
   });
 
   test("run a prompt as a slash command: typed directly, and from the / menu with its arguments form", async ({ page }) => {
@@ -109,5 +122,18 @@ test.describe("MCP resources and prompts (MCP-9)", () => {
     await page.locator('[data-testid="mcp-field"][data-field="b"]').fill("40");
     await page.getByTestId("mcp-try-run").click();
     await expect(page.getByTestId("mcp-try-result")).toContainText("42", { timeout: 20_000 });
+
+    // A tool disabled for the agent can still be tried, and the form says so.
+    await page.getByRole("tab", { name: /^Tools/ }).click();
+    const echoRow = page.locator('[data-testid="mcp-tool-row"][data-public-name="mcp__everything__echo"]');
+    await echoRow.getByTestId("mcp-tool-enabled").click();
+    await expect(echoRow).toHaveAttribute("data-enabled", "false");
+    await page.getByTestId("mcp-tab-try").click();
+    await page.getByTestId("mcp-try-tool-select").selectOption("echo");
+    await expect(page.getByTestId("mcp-try-disabled-note")).toBeVisible();
+    await page.locator('[data-testid="mcp-field"][data-field="message"]').fill("tried by hand");
+    await page.getByTestId("mcp-try-run").click();
+    await expect(page.getByTestId("mcp-try-result")).toContainText("Echo: tried by hand", { timeout: 20_000 });
+    await page.screenshot({ path: test.info().outputPath("mcp-try-tool.png"), fullPage: true });
   });
 });
