@@ -195,6 +195,13 @@ describe("MCP resources and prompts (MCP-9)", () => {
       .rejects.toMatchObject({ message: expect.stringContaining("could not be read, so the message was not sent") });
     expect((await host.sessions.detail(session.id)).items.length).toBe(count);
 
+    // Retry attaches it again (read afresh).
+    const before2 = model.requests().length;
+    const retried = await host.sessions.retry(session.id);
+    const again = await waitTurn(session.id, retried.turnId);
+    expect(again.items.some((i) => i.kind === "fact" && i.factKind === MCP_RESOURCES_FACT)).toBe(true);
+    expect(JSON.stringify((model.requests()[before2]!.body as { messages: WireMessage[] }).messages)).toContain("Everything Server");
+
     // The export shows it.
     const md = await host.sessions.exportMarkdown(session.id);
     expect(JSON.stringify(md)).toContain(ARCH);
