@@ -47,13 +47,14 @@ export function attachmentsText(results: McpReadResult[], limits = ATTACHMENT_LI
 /** One prompt content block for a user turn: text as is, an embedded resource as a block, anything else as a placeholder. */
 function promptBlock(server: string, block: unknown): string {
   const b = block as { type?: unknown; text?: unknown; resource?: { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown } };
-  if (b?.type === "text" && typeof b.text === "string") return b.text;
+  // Each piece of server text is guarded on its own, so the blocks built here stay whole.
+  if (b?.type === "text" && typeof b.text === "string") return guard(b.text);
   if (b?.type === "resource" && b.resource && typeof b.resource.uri === "string" && typeof b.resource.text === "string") {
     const mime = typeof b.resource.mimeType === "string" ? b.resource.mimeType : null;
     const text = b.resource.text.length > ATTACHMENT_LIMITS.perResource ? `${b.resource.text.slice(0, ATTACHMENT_LIMITS.perResource)}\n(cut)` : b.resource.text;
     return `<mcp_resource server="${attr(server)}" uri="${attr(b.resource.uri)}"${mime ? ` mimeType="${attr(mime)}"` : ""}>\n${guard(text)}\n</mcp_resource>`;
   }
-  return renderContent([block]);
+  return guard(renderContent([block]));
 }
 
 /** Each message of a prompt as plain text (for the timeline and the model). */
@@ -67,5 +68,5 @@ export function promptTurnText(result: McpPromptResult, args: Record<string, str
   const messages = promptMessagesText(result);
   const single = messages.length === 1 && messages[0]!.role === "user";
   const body = single ? messages[0]!.text : messages.map((m) => `[${m.role}]\n${m.text}`).join("\n\n");
-  return `The user ran the prompt "${attr(result.prompt)}" of the MCP server "${attr(result.server)}"${shown ? ` with ${shown}` : ""}. Treat what follows as the user's message.\n<mcp_prompt server="${attr(result.server)}" prompt="${attr(result.prompt)}">\n${guard(body)}\n</mcp_prompt>`;
+  return `The user ran the prompt "${attr(result.prompt)}" of the MCP server "${attr(result.server)}"${shown ? ` with ${shown}` : ""}. Treat what follows as the user's message.\n<mcp_prompt server="${attr(result.server)}" prompt="${attr(result.prompt)}">\n${body}\n</mcp_prompt>`;
 }
