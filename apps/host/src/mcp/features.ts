@@ -1,6 +1,6 @@
 import {
   MCP_PROMPT_FACT, MCP_RESOURCES_FACT, parsePromptArguments, type McpPromptCommand, type McpPromptFactPayload, type McpPromptInfo, type McpPromptResult,
-  type McpReadResult, type McpResourceAttachment, type McpResourcesFactPayload, type McpResourcesPage, type McpResourceTemplateInfo,
+  type McpReadResult, type McpResourceAttachment, type McpServerView, type McpResourcesFactPayload, type McpResourcesPage, type McpResourceTemplateInfo,
 } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { McpHub } from "./hub.js";
@@ -30,7 +30,21 @@ export interface McpFeatures {
 
 const COMMAND_PREFIX = "/mcp__";
 
-export function createMcpFeatures(hub: McpHub): McpFeatures {
+/**
+ * `saved` (the service's view of a saved server) lets a server the hub does not run (its start failed, or it is
+ * being restarted) be named with its state instead of "unknown".
+ */
+export function createMcpFeatures(hubIn: McpHub, saved?: (name: string) => McpServerView | undefined): McpFeatures {
+  const hub: Pick<McpHub, "list" | "live"> = {
+    list: () => hubIn.list(),
+    live(name) {
+      const view = hubIn.get(name) ? undefined : saved?.(name);
+      if (view) {
+        throw new HostError("unavailable:mcp", `The MCP server "${name}" is not connected (it is ${view.status.state}). Fix or restart it on the MCP page.`, { reason: "not_connected", name, state: view.status.state });
+      }
+      return hubIn.live(name);
+    },
+  };
   const features: McpFeatures = {
     // async: an unknown or disconnected server rejects like every other failure.
     resources: async (name, cursor) => listResources(hub.live(name), cursor),

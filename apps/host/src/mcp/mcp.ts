@@ -42,7 +42,7 @@ export interface Deps {
 export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   const hub = createHub(scope, { registry: deps.registry, lookup: (name) => deps.secrets.get(name)?.value });
   const service = await createMcpService(scope, { hub, db: deps.db });
-  const features = createMcpFeatures(hub);
+  const features = createMcpFeatures(hub, (name) => service.list().find((v) => v.config.name === name));
   // list_mcp_resources / read_mcp_resource, while a ready server advertises resources (MCP-9).
   scope.add(registerResourceTools(deps.registry, features, hub), "mcp:resource-tools");
   const { attachmentsFact, promptInvocation, ...featuresApi } = features;

@@ -142,6 +142,14 @@ describe("MCP resources and prompts (MCP-9)", () => {
       code: "unavailable:mcp", data: { reason: "no_resources" }, message: expect.stringContaining('"plain" does not offer resources'),
     });
     await expect(host.mcp.prompts("plain")).rejects.toMatchObject({ data: { reason: "no_prompts" } });
+
+    // A server that is not connected is named with its state.
+    await host.mcp.add({ name: "broken", transport: { type: "stdio", command: "/nonexistent/mcp-server" }, failOnStartupError: false });
+    try {
+      await expect(host.mcp.resources("broken")).rejects.toMatchObject({ code: "unavailable:mcp", data: { reason: "not_connected" }, message: expect.stringContaining('"broken" is not connected') });
+    } finally {
+      await host.mcp.remove("broken");
+    }
   });
 
   it("tries a tool by hand, disabled for the model or not, through the bridge's call path", async () => {
