@@ -136,4 +136,23 @@ test.describe("MCP resources and prompts (MCP-9)", () => {
     await expect(page.getByTestId("mcp-try-result")).toContainText("Echo: tried by hand", { timeout: 20_000 });
     await page.screenshot({ path: test.info().outputPath("mcp-try-tool.png"), fullPage: true });
   });
+
+  test("the Prompts tab previews a prompt with its arguments and runs it in a session", async ({ page }) => {
+    test.setTimeout(90_000);
+    await openServer(page, host.url("/mcp"));
+    await page.getByTestId("mcp-tab-prompts").click();
+    const prompt = page.locator('[data-testid="mcp-prompt"][data-prompt="args-prompt"]');
+    await expect(prompt).toBeVisible({ timeout: 20_000 });
+    await prompt.getByTestId("mcp-prompt-preview").click();
+    await expect(prompt.getByTestId("mcp-field-error")).toHaveText("Required");
+    await prompt.getByLabel(/^city/).fill("Lisbon");
+    await prompt.getByTestId("mcp-prompt-preview").click();
+    await expect(prompt.getByTestId("mcp-prompt-messages")).toContainText("Lisbon", { timeout: 20_000 });
+    await page.screenshot({ path: test.info().outputPath("mcp-prompts-tab.png"), fullPage: true });
+    await prompt.getByTestId("mcp-prompt-run").click();
+    await page.getByTestId("mcp-session-option").first().click();
+    await expect(page).toHaveURL(/\/s\//, { timeout: 20_000 });
+    await expect(page.getByText("From the MCP prompt everything/args-prompt").last()).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("message-assistant").last()).toContainText("Prompt received.", { timeout: 20_000 });
+  });
 });
