@@ -125,6 +125,10 @@ describe("MCP resources and prompts (MCP-9)", () => {
 
     const withArgs = await host.mcp.getPrompt("everything", "args-prompt", { city: "Lisbon" });
     expect(JSON.stringify(withArgs.messages)).toContain("Lisbon");
+
+    // An embedded resource comes back as a resource block (rendered as an attachment block when run as a command).
+    const embedded = await host.mcp.getPrompt("everything", "resource-prompt", { resourceType: "Text", resourceId: "1" });
+    expect(embedded.messages.some((m) => (m.content as { type?: string }).type === "resource")).toBe(true);
   });
 
   it("refuses bad input with clear errors", async () => {
