@@ -86,7 +86,9 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const sessions = createSessionService(scope.child("sessions"), {
     store: db.store, registry, runtime, hooks, model: () => model.resolve(), contextWindow: () => model.contextWindow(), toolSet,
     approvals: { waiting: (id) => permissions.waiting(id), onChange: (fn) => permissions.broker.onChange(fn) },
-    userInvocation: (text, workspace, sessionId) => skills.resolveUserInvocation(text, workspace, sessionId),
+    // `/mcp__server__prompt …` runs an MCP prompt (MCP-9); other `/name` lines are skills (SKL-8).
+    userInvocation: async (text, workspace, sessionId) => (await mcp.messages.promptInvocation(text)) ?? skills.resolveUserInvocation(text, workspace, sessionId),
+    attachments: (list) => mcp.messages.attachmentsFact(list),
     systemExtra: () => mcp.instructions(),
   });
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");

@@ -91,3 +91,12 @@ export {
 export type { McpLogEvent } from "./mcp-client.js";
 export { elicitFields, elicitInitialForm, prepareElicitAnswer, applyElicitDefaults } from "./mcp-elicitation.js";
 export type { ElicitValue, ElicitContent, ElicitOption, ElicitField, ElicitFormValue, ElicitForm, ElicitCheck } from "./mcp-elicitation.js";
+export {
+  McpResourceUri, McpCursor, McpResourcesInput, McpReadResourceInput, McpPromptArguments, McpGetPromptInput, McpTryToolInput, McpResourceAttachment,
+  McpResourceAttachments, MCP_ATTACHMENTS_MAX, MCP_RESOURCES_FACT, McpResourcesFactPayload, MCP_PROMPT_FACT, McpPromptFactPayload,
+  parsePromptArguments, formatPromptArguments, templateVariables, expandTemplate,
+} from "./mcp-resources.js";
+export type {
+  McpResourceInfo, McpResourcesPage, McpResourceTemplateInfo, McpResourceContent, McpReadResult, McpPromptArgumentInfo, McpPromptInfo,
+  McpPromptMessage, McpPromptResult, McpPromptCommand,
+} from "./mcp-resources.js";

@@ -117,6 +117,11 @@ export const McpServerView = z.object({
   stderrTail: z.string(),
   /** Server name/version as reported at initialize. */
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
+  /**
+   * What the live connection offers besides tools (MCP-9): `resources`/`prompts` from the server's initialize
+   * capabilities; `revision` grows on every resources or prompts list_changed, so a page refetches. Absent when not connected.
+   */
+  features: z.object({ resources: z.boolean(), prompts: z.boolean(), revision: z.number().int() }).optional(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ContextUsage } from "./context.js";
 import { ErrorInfo } from "./errors.js";
 import { boundedJsonObject, SESSION_TEXT_MAX } from "./limits.js";
+import { McpResourceAttachments } from "./mcp-resources.js";
 
 export const SessionId = z.string().min(1).max(64);
 
@@ -18,6 +19,8 @@ export const SessionRef = z.object({ id: SessionId });
 export const SessionSendInput = z.object({
   sessionId: SessionId,
   text: z.string().min(1, "Message is empty").max(SESSION_TEXT_MAX, `A message may have at most ${SESSION_TEXT_MAX.toLocaleString("en-US")} characters`),
+  /** MCP resources the host reads and gives the model with this message (MCP-9). */
+  attachments: McpResourceAttachments.optional(),
 });
 export type SessionSendInput = z.infer<typeof SessionSendInput>;
 

@@ -25,4 +25,12 @@ describe("readConversation", () => {
     expect(c.userText).toBe("/review fast");
     expect(c.assistantsAfter).toBe(1);
   });
+
+  it("skips MCP resources attached after the user's message (MCP-9)", () => {
+    const c = read([
+      { role: "user", content: "what does this say?" },
+      { role: "user", content: '<mcp_resources>\nThe user attached this MCP resource…\n<mcp_resource server="s" uri="x://y">…</mcp_resource>\n</mcp_resources>' },
+    ]);
+    expect(c.userText).toBe("what does this say?");
+  });
 });

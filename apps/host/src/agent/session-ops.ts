@@ -4,7 +4,7 @@
  * across all sessions.
  */
 import {
-  formatIssues, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionExport, SessionImportInput, SessionSearchInput,
+  formatIssues, MCP_RESOURCES_FACT, McpResourcesFactPayload, SESSION_EXPORT_FORMAT, SESSION_EXPORT_VERSION, SessionExport, SessionImportInput, SessionSearchInput,
   type SearchHit, type SessionEditInput, type SessionExportFile, type SessionForkInput, type SessionInfo, type SessionSendInput, type TimelineItem, type TurnInfo,
 } from "@seam/shared";
 import { HostError } from "../core/errors.js";
@@ -52,6 +52,13 @@ const withoutSession = (turn: TurnInfo): Omit<TurnInfo, "sessionId"> => {
   delete copy.sessionId;
   return copy as Omit<TurnInfo, "sessionId">;
 };
+
+/** The MCP resources attached to user message `message` (its turn's `mcp_resources` fact), as send attachments. */
+function attachmentsOf(items: TimelineItem[], message: TimelineItem): { server: string; uri: string }[] {
+  const fact = items.find((i) => i.kind === "fact" && i.factKind === MCP_RESOURCES_FACT && i.turnId !== null && i.turnId === message.turnId && i.seq > message.seq);
+  const payload = fact?.kind === "fact" ? McpResourcesFactPayload.safeParse(fact.payload) : null;
+  return payload?.success ? payload.data.attachments.map(({ server, uri }) => ({ server, uri })) : [];
+}
 
 export function createSessionOps(d: OpsDeps): SessionOps {
   /** The items before (or through) `itemId` that belong to no running turn, and their turns. */
@@ -110,9 +117,12 @@ export function createSessionOps(d: OpsDeps): SessionOps {
     async retry(sessionId) {
       await d.requireSession(sessionId);
       if (d.runningTurn(sessionId)) throw new HostError("conflict:session", "A turn is still running in this session; stop it or wait for it to finish, then retry.", { reason: "turn_running" });
-      const last = (await d.store.items.list(sessionId)).findLast((i) => i.kind === "message" && i.role === "user");
+      const items = await d.store.items.list(sessionId);
+      const last = items.findLast((i) => i.kind === "message" && i.role === "user");
       if (!last || last.kind !== "message") throw bad("This session has no message to retry yet; send one first.", "nothing_to_retry");
-      return d.send({ sessionId, text: last.text });
+      // Resources attached to that message (MCP-9) are attached again, and read afresh.
+      const attachments = attachmentsOf(items, last);
+      return d.send({ sessionId, text: last.text, ...(attachments.length > 0 ? { attachments } : {}) });
     },
     async exportMarkdown(sessionId) {
       const doc = await exportDoc(sessionId);

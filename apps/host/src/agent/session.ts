@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import { COMPACT_AT_DEFAULT } from "@seam/shared";
+import { COMPACT_AT_DEFAULT, type McpResourceAttachment } from "@seam/shared";
 import type {
   ContextUsage, FactItem, SessionCallToolInput, SessionCreateInput, SessionEvent, SessionInfo, SessionSendInput, TimelineItem, TurnInfo,
 } from "@seam/shared";
@@ -33,6 +33,8 @@ export interface SessionDeps {
   hooks: StepHooks;
   /** `/name …` user invocation of a skill (SKL-8): its fact to append, or null to treat the text as a message. */
   userInvocation?(text: string, workspace: string, sessionId: string): Promise<{ fact: { factKind: string; text: string; payload: unknown } } | null>;
+  /** Reads a message's attached MCP resources into one fact (MCP-9); rejects when one cannot be read (nothing is stored). */
+  attachments?(list: McpResourceAttachment[]): Promise<{ factKind: string; text: string; payload: unknown }>;
   /** Pending approval requests per session (the list marks sessions waiting for a person, PERM-3). */
   approvals?: { waiting(sessionId: string): number; onChange(fn: () => void): Disposer };
   /** The configured model, step limit and compaction threshold (percent), or null in direct mode. Read at the start of every turn. */
@@ -161,6 +163,11 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   };
 
   /** Starts a turn in the background; the caller gets the turn id at once. */
+  const readAttachments = (list: McpResourceAttachment[]) => {
+    if (!deps.attachments) throw new HostError("bad_input:session", "This host cannot read MCP resources, so they cannot be attached.", { reason: "attachments_unsupported" });
+    return deps.attachments(list);
+  };
+
   const startTurn = async (
     sessionId: string, mode: TurnInfo["mode"], text: string, body: (deps: TurnDeps, ctx: TurnContext) => Promise<TurnEnd>, compactAt?: number,
   ) => {
@@ -323,6 +330,9 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     },
     async send(input) {
       const call = parseDirectCall(input.text);
+      if (call && input.attachments?.length) {
+        throw new HostError("bad_input:session", "Resources can be attached to a message, not to a /call: remove the attachments or write a message.", { reason: "attachments_on_call" });
+      }
       if (call) {
         return startTurn(input.sessionId, "direct", input.text, directCall(call.name, call.args));
       }
@@ -331,17 +341,20 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       if (command) return compactTurn(input.sessionId, input.text, command[1]?.trim() || null);
       const invocation = input.text.trimStart().startsWith("/") ? await deps.userInvocation?.(input.text, session.workspace, session.id) : null;
       const configured = await deps.model();
-      if (invocation) {
-        // The skill's instructions follow the user's message as the last user context; with a model the turn goes on.
+      if (!invocation && !configured) {
+        throw new HostError("bad_input:session", "No model is configured, so Seam is in direct mode. Run a tool with /call <tool> {json} or the Tools palette, or configure a model in Settings.", { reason: "no_model" });
+      }
+      // Attached MCP resources are read before anything is stored: one that cannot be read refuses the message (MCP-9).
+      const attached = input.attachments?.length ? await readAttachments(input.attachments) : null;
+      const facts = [invocation?.fact, attached].filter((f) => f !== undefined && f !== null);
+      if (facts.length > 0) {
+        // The skill's instructions, a prompt's messages or the attached resources follow the user's message as user context; with a model the turn goes on.
         return startTurn(input.sessionId, configured ? "model" : "direct", input.text, async (d, ctx) => {
-          const fact = await d.store.items.appendFact(ctx.sessionId, { turnId: ctx.turnId, ...invocation.fact });
-          d.emitItem(fact);
+          for (const f of facts) d.emitItem(await d.store.items.appendFact(ctx.sessionId, { turnId: ctx.turnId, ...f }));
           return configured ? runModelTurn(d, ctx, configured.model, configured.maxSteps) : { status: "completed", reason: null, steps: 0 };
         }, configured?.compactAt);
       }
-      if (!configured) {
-        throw new HostError("bad_input:session", "No model is configured, so Seam is in direct mode. Run a tool with /call <tool> {json} or the Tools palette, or configure a model in Settings.", { reason: "no_model" });
-      }
+      if (!configured) throw new HostError("bad_input:session", "No model is configured.", { reason: "no_model" });
       return startTurn(input.sessionId, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps), configured.compactAt);
     },
     async callTool(input) {

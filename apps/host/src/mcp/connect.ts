@@ -19,6 +19,8 @@ export interface ConnectorDeps {
   outages: Pick<Outages, "goLive" | "lose" | "onError" | "end">;
   /** The server's client surface (MCP-12, MCP-13): elicitation, roots, logs. */
   client?: { server: ServerClient };
+  /** resources/prompts list_changed on a connection (MCP-9). */
+  listChanged?: (conn: Connection, what: "resources" | "prompts") => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
       error: outages.onError,
       toolsChanged: (c) => void s.chain.run(() => resync(s, c, deps.limits)),
       ...(deps.client ? { surface: { surface: deps.client.server.surface, log, name } } : {}),
+      listChanged: deps.listChanged,
     });
     s.lastHandle = conn.handle;
     s.setStatus({ state: "connecting", phase: "connecting" });

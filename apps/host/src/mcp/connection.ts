@@ -1,6 +1,6 @@
 import type { McpServerConfig } from "@seam/shared";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
@@ -34,6 +34,8 @@ export interface ConnectionEvents {
   toolsChanged(conn: Connection): void;
   /** Where the server's requests and notifications to the client go (MCP-12, MCP-13); absent: the client declares nothing. */
   surface?: { surface: ClientSurface; log: Log; name: string };
+  /** resources/list_changed or prompts/list_changed (MCP-9): the UI refetches. */
+  listChanged?(conn: Connection, what: "resources" | "prompts"): void;
 }
 
 /** Opens a client over a fresh transport in a child scope of `connections`; it connects later (`client.connect`). */
@@ -55,6 +57,8 @@ export function openConnection(connections: Scope, id: number, config: McpServer
   client.onerror = (error) => on.error(conn, error);
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => on.toolsChanged(conn));
   if (on.surface) scope.add(installClientSurface(client, on.surface.surface, conn.abort.signal, on.surface.log, on.surface.name), "mcp:client-surface");
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => on.listChanged?.(conn, "resources"));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => on.listChanged?.(conn, "prompts"));
   return conn;
 }
 

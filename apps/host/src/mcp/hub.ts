@@ -7,6 +7,7 @@ import type { Clock, Supervisor, SupervisorPolicy } from "./supervisor.js";
 import type { FetchLimits } from "./sync.js";
 import type { TransportFactory, ValueLookup } from "./transport.js";
 import type { ClientHub } from "./client-hub.js";
+import type { LiveServer } from "./live-server.js";
 
 export type Info = McpServerView;
 export type Status = McpServerState;
@@ -34,6 +35,11 @@ export interface Interface {
   get(name: string): McpServerView | undefined;
   /** Fires with the server name on every state, generation or stderr-relevant change. */
   onChange(fn: (name: string) => void): Disposer;
+  /**
+   * The server's live connection for resources, prompts and "try a tool" (MCP-9). not_found:mcp when unknown,
+   * unavailable:mcp (`not_connected`) unless it is ready.
+   */
+  live(name: string): LiveServer;
 }
 export type McpHub = Interface;
 
@@ -92,6 +98,7 @@ export function create(scope: Scope, deps: Deps): Interface {
       instructions: base?.instructions ?? null,
       stderrTail: base?.stderrTail ?? "",
       serverInfo: base?.serverInfo ?? null,
+      ...(base?.features ? { features: base.features } : {}),
     };
   };
 
@@ -185,6 +192,17 @@ export function create(scope: Scope, deps: Deps): Interface {
       const listener = { fn };
       listeners.add(listener);
       return () => void listeners.delete(listener);
+    },
+
+    live(name) {
+      const entry = servers.get(name);
+      if (!entry) throw new HostError("not_found:mcp", `There is no MCP server named "${name}". Check the name on the MCP page.`, { reason: "unknown_server", name });
+      const live = entry.stopping ? undefined : entry.supervisor?.live();
+      if (!live) {
+        const state = viewOf(entry).status.state;
+        throw new HostError("unavailable:mcp", `The MCP server "${name}" is not connected (it is ${state}). Wait until it is ready, or enable or restart it on the MCP page.`, { reason: "not_connected", name, state });
+      }
+      return live;
     },
   };
   return hub;

@@ -16,9 +16,15 @@ import { rootsKey, rootsOf } from "./roots.js";
 import type { Log } from "../core/log.js";
 import { createLog } from "../core/log.js";
 import { messageOf } from "../core/errors.js";
+import { createMcpFeatures, type McpFeatures } from "./features.js";
+import { registerResourceTools } from "./resource-tools.js";
 
-/** What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the host confirmed it (MCP-10). */
-export type Api = Omit<McpService, "events" | "settled"> & ClientApi;
+/**
+ * What the tRPC layer calls (`HostApi["mcp"]`): saved servers with their live state; a change is saved only once the
+ * host confirmed it (MCP-10); resources, prompts and "try a tool" on the live connections (MCP-9); elicitations and
+ * server logs (MCP-12, MCP-13).
+ */
+export type Api = Omit<McpService, "events" | "settled"> & Omit<McpFeatures, "attachmentsFact" | "promptInvocation"> & ClientApi;
 
 /** The client surface's part of the API (MCP-12): pending elicitations, their answers, each server's logs. */
 export interface ClientApi {
@@ -40,6 +46,8 @@ export interface Interface {
   instructions(): string;
   /** Resolves when the start-up activations have settled (tests, diagnostics). */
   settled(): Promise<void>;
+  /** For the sessions (MCP-9): a message's attached resources, and `/mcp__server__prompt` messages, as facts. */
+  readonly messages: Pick<McpFeatures, "attachmentsFact" | "promptInvocation">;
 }
 
 export interface Deps {
@@ -80,13 +88,18 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     }).catch((error: unknown) => log.warn(`mcp: could not read the workspaces for roots: ${messageOf(error)}`));
   };
   workspacesChanged();
+  const features = createMcpFeatures(hub, (name) => service.list().find((v) => v.config.name === name));
+  // list_mcp_resources / read_mcp_resource, while a ready server advertises resources (MCP-9).
+  scope.add(registerResourceTools(deps.registry, features, hub), "mcp:resource-tools");
+  const { attachmentsFact, promptInvocation, ...featuresApi } = features;
   return {
-    api: Object.assign(service, {
+    api: Object.assign(service, featuresApi, {
       elicitations: () => clientHub.elicitations(),
       answerElicitation: (input: unknown) => clientHub.answer(input),
       logs: (input: unknown) => clientHub.logs(input),
       setLogLevel: (input: unknown) => clientHub.setLogLevel(input),
     }),
+    messages: { attachmentsFact, promptInvocation },
     live: { mcp: (signal) => service.events(signal), ...clientHub.live },
     workspacesChanged,
     status: () => mcpStatus(toolsOf(deps.registry, "mcp"), service.list()),

@@ -14,6 +14,7 @@ import type { Clock, SupervisorPolicy } from "./supervisor-types.js";
 import { createTransport, type TransportFactory } from "./transport.js";
 import type { ClientHub } from "./client-hub.js";
 import type { CallContext } from "./surface-types.js";
+import type { LiveServer } from "./live-server.js";
 
 export { systemClock };
 
@@ -55,6 +56,8 @@ export interface Supervisor {
   setPolicy(next: McpServerConfig): Promise<void>;
   /** Cancels timers, closes the client, drains attempts and the sync chain, then unregisters (MCP-5). Idempotent. */
   dispose(): Promise<void>;
+  /** The live connection for resources, prompts and "try a tool" (MCP-9); undefined unless ready. */
+  live(): LiveServer | undefined;
 }
 
 /** One server: connect, discover, keep the tool generation in sync, recover from outages (MCP-3..5). */
@@ -74,9 +77,16 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
   const connections = opts.scope.child("connections");
   const outages = createOutages(s, () => connector.attempt(false));
   const serverClient = opts.clientHub?.forServer(name);
+  /** Grows on every resources/prompts list_changed of the live connection (MCP-9). */
+  let featuresRevision = 0;
   const connector = createConnector(s, {
     connections, makeTransport: opts.transport ?? createTransport, limits: opts.limits, outages,
     ...(serverClient ? { client: { server: serverClient } } : {}),
+    listChanged: (conn) => {
+      if (conn !== s.current || s.disposed) return;
+      featuresRevision++;
+      s.onChange();
+    },
   });
   let disposing: Promise<void> | undefined;
 
@@ -115,6 +125,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         instructions: s.instructions,
         stderrTail: s.lastHandle?.stderrTail() ?? "",
         serverInfo: s.serverInfo,
+        ...(s.current?.live ? { features: { ...capabilitiesOf(s.current), revision: featuresRevision } } : {}),
       };
     },
     setPolicy(next) {
@@ -144,5 +155,40 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
         s.setStatus({ state: "stopped" });
       })());
     },
+    live() {
+      const conn = s.current;
+      if (!conn?.live || s.disposed) return undefined;
+      return {
+        name,
+        connection: conn,
+        capabilities: capabilitiesOf(conn),
+        timeoutMs: config.callTimeoutMs,
+        async tryTool(rawName, args, signal) {
+          const tool = gens.tools.find((t) => t.rawName === rawName);
+          if (!tool) {
+            throw new HostError("not_found:mcp", `The MCP server "${name}" lists no tool named "${rawName}". Reload the server's tool list and pick one of its tools.`, { reason: "unknown_tool" });
+          }
+          // The bridge's own entry (argument check, call, canonical result), on this connection, outside the policy.
+          const def = mcpToolDef(name, tool, gens.number, config.callTimeoutMs, (raw, _generation, a, sig) =>
+            callTool(conn, name, raw, a, sig, config.callTimeoutMs, (reason) => outages.lose(conn, reason)));
+          const parsed = def.parse(args);
+          if (!parsed.ok) throw new HostError("bad_input:mcp", `The arguments for ${rawName} do not match its input schema: ${parsed.message}`, { reason: "invalid_arguments" });
+          const deadline = AbortSignal.any([signal, AbortSignal.timeout(config.callTimeoutMs)]);
+          try {
+            return await def.run(parsed.value, { signal: deadline, sessionId: "", workspace: "", callId: "try" });
+          } catch (error) {
+            if (!signal.aborted && deadline.aborted) {
+              throw new HostError("timeout:mcp", `${rawName} did not answer within ${config.callTimeoutMs / 1000} s (the server's call timeout).`, { reason: "timeout" });
+            }
+            throw error;
+          }
+        },
+      };
+    },
   };
+}
+
+function capabilitiesOf(conn: { client: { getServerCapabilities(): { resources?: unknown; prompts?: unknown } | undefined } }) {
+  const caps = conn.client.getServerCapabilities();
+  return { resources: Boolean(caps?.resources), prompts: Boolean(caps?.prompts) };
 }

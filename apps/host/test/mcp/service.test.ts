@@ -71,6 +71,7 @@ function fakeHub() {
       listeners.add(fn);
       return () => { listeners.delete(fn); };
     },
+    live: (name) => { throw new HostError("unavailable:mcp", `"${name}" has no live connection in the fake hub`); },
     release: () => { for (const g of gates.splice(0)) g(); },
     emit: notify,
     listenerCount: () => listeners.size,

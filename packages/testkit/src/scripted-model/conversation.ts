@@ -25,8 +25,8 @@ function textOf(content: unknown): string | undefined {
   return parts.length > 0 ? parts.map((p) => p.text as string).join("\n") : undefined;
 }
 
-/** Context the host injects as user-role text (catalog reminders, invoked skills): not what the user typed. */
-const INJECTED = /^\s*<(system-reminder|skill_content)[\s>]/;
+/** Context the host injects as user-role text (catalog reminders, invoked skills, attached MCP resources): not what the user typed. */
+const INJECTED = /^\s*<(system-reminder|skill_content|mcp_resources)[\s>]/;
 
 /** The user's own words in a message: its text minus injected context parts, or undefined if none remain. */
 function userWordsOf(content: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { McpElicitationAnswer, McpLogsInput, McpSetLogLevelInput } from "@seam/shared";
 import { McpAddInput, McpImportApplyInput, McpImportInput, McpProbeRef, McpServerRef, McpSetEnabledInput, McpSetApprovalInput, McpSetToolInput, McpUpdateInput } from "@seam/shared";
+import { McpGetPromptInput, McpReadResourceInput, McpResourcesInput, McpTryToolInput } from "@seam/shared";
 import { procedure } from "../trpc.js";
 
 /** MCP server management (MCP-10). Inputs are the shared schemas; a bad input changes nothing (SEC-5). */
@@ -24,4 +25,12 @@ export const mcpRouter = {
   /** MCP-12: a server's log ring (new entries on live topic `mcpLogs`). */
   logs: procedure.input(McpLogsInput).query(({ ctx, input }) => ctx.host.mcp.logs(input)),
   setLogLevel: procedure.input(McpSetLogLevelInput).mutation(({ ctx, input }) => ctx.host.mcp.setLogLevel(input)),
+  // MCP-9: resources, prompts and "try a tool" on a ready server's live connection.
+  resources: procedure.input(McpResourcesInput).query(({ ctx, input }) => ctx.host.mcp.resources(input.name, input.cursor)),
+  resourceTemplates: procedure.input(McpServerRef).query(({ ctx, input }) => ctx.host.mcp.resourceTemplates(input.name)),
+  readResource: procedure.input(McpReadResourceInput).query(({ ctx, input }) => ctx.host.mcp.readResource(input.name, input.uri)),
+  prompts: procedure.input(McpServerRef).query(({ ctx, input }) => ctx.host.mcp.prompts(input.name)),
+  getPrompt: procedure.input(McpGetPromptInput).mutation(({ ctx, input }) => ctx.host.mcp.getPrompt(input.name, input.prompt, input.arguments)),
+  promptCommands: procedure.query(({ ctx }) => ctx.host.mcp.promptCommands()),
+  tryTool: procedure.input(McpTryToolInput).mutation(({ ctx, input }) => ctx.host.mcp.tryTool(input.name, input.tool, input.args)),
 } satisfies TRPCRouterRecord;

@@ -1,11 +1,15 @@
 "use client";
-import type { ToolInfo } from "@seam/shared";
+import type { McpPromptCommand, McpResourceAttachment, ToolInfo } from "@seam/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { ArrowUpIcon, WrenchIcon } from "lucide-react";
+import { ArrowUpIcon, PaperclipIcon, WrenchIcon } from "lucide-react";
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/react";
 import { clearComposerDraft, readComposerDraft } from "../session-ops/composer-draft";
+import { onPendingAttachments, readPendingAttachments, writePendingAttachments } from "../mcp/pending-attachments";
+import { AttachmentChips } from "./attachment-chips";
+import { PromptArgsDialog } from "./prompt-args-dialog";
+import { ResourcePicker } from "./resource-picker";
 import { SlashMenu, slashEntries, slashOptionId, type SlashEntry } from "./slash-menu";
 
 export function Composer({
@@ -42,8 +46,21 @@ export function Composer({
   const send = useMutation(trpc.session.send.mutationOptions({ onSuccess: () => onSent() }));
   // User-invocable skills for `/name` (SKL-8). A failure only means no skills in the menu.
   const skills = useQuery(trpc.skills.completions.queryOptions({ id: sessionId }));
+  // Ready MCP servers' prompts as `/mcp__server__prompt` (MCP-9). A failure only means no prompts in the menu.
+  const prompts = useQuery(trpc.mcp.promptCommands.queryOptions());
+  const [promptForm, setPromptForm] = useState<McpPromptCommand | null>(null);
 
-  const entries = menuDismissed ? null : slashEntries(text, tools, skills.data ?? []);
+  // Resources attached to the next message (MCP-9): from the MCP page (sessionStorage) or the picker.
+  const [attachments, setAttachmentsState] = useState<McpResourceAttachment[]>(() => readPendingAttachments(sessionId));
+  const [picking, setPicking] = useState(false);
+  const setAttachments = (next: McpResourceAttachment[]) => {
+    setAttachmentsState(next);
+    writePendingAttachments(sessionId, next);
+  };
+  // The chat view is keyed by session, so the initial read above is this session's; later changes arrive as events.
+  useEffect(() => onPendingAttachments((id) => id === sessionId && setAttachmentsState(readPendingAttachments(sessionId))), [sessionId]);
+
+  const entries = menuDismissed ? null : slashEntries(text, tools, skills.data ?? [], prompts.data ?? []);
   const menuOpen = entries !== null;
   // Focus stays in the textarea; the highlighted option is its active descendant.
   const menuId = useId();
@@ -51,9 +68,11 @@ export function Composer({
 
   // Skills change on disk: look again whenever the menu opens and the cached list is stale.
   const { refetch, isStale } = skills;
+  const { refetch: refetchPrompts, isStale: promptsStale } = prompts;
   useEffect(() => {
     if (menuOpen && isStale) void refetch();
-  }, [menuOpen, isStale, refetch]);
+    if (menuOpen && promptsStale) void refetchPrompts();
+  }, [menuOpen, isStale, refetch, promptsStale, refetchPrompts]);
 
   // Auto-grow, and place the cursor after a completion.
   useLayoutEffect(() => {
@@ -68,18 +87,32 @@ export function Composer({
   }, [text]);
 
   const pick = (e: SlashEntry) => {
+    // A prompt with arguments opens their form; Run there sends the command line.
+    if (e.kind === "prompt" && e.prompt && e.prompt.prompt.arguments.length > 0) {
+      setMenuDismissed(true);
+      setPromptForm(e.prompt);
+      return;
+    }
     pendingCursor.current = e.cursor;
     setText(e.insert);
     ref.current?.focus();
   };
 
-  const submit = () => {
+  const submit = (override?: string) => {
     if (running) return;
-    if (!text.trim()) return;
+    const body = override ?? text;
+    if (!body.trim()) return;
     // Clear at once so nothing typed after sending is lost; put the text back if the host refuses it.
-    const sent = text;
-    setText("");
-    send.mutate({ sessionId, text: sent }, { onError: () => setText((current) => (current === "" ? sent : current)) });
+    const sent = body;
+    const attached = attachments;
+    if (override === undefined) setText("");
+    send.mutate(
+      { sessionId, text: sent, ...(attached.length > 0 ? { attachments: attached } : {}) },
+      {
+        onSuccess: () => { if (attached.length > 0) setAttachments([]); },
+        onError: () => { if (override === undefined) setText((current) => (current === "" ? sent : current)); },
+      },
+    );
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -120,6 +153,7 @@ export function Composer({
     <div className="relative">
       {menuOpen && <SlashMenu id={menuId} entries={entries} active={activeIndex} onPick={pick} onHover={setActive} />}
       <div className="rounded-2xl border bg-card shadow-sm transition-colors focus-within:border-ring/60 focus-within:ring-2 focus-within:ring-ring/15">
+        <AttachmentChips attachments={attachments} onRemove={(a) => setAttachments(attachments.filter((x) => x !== a))} />
         <textarea
           ref={ref}
           data-testid="composer-input"
@@ -144,6 +178,9 @@ export function Composer({
           <Button variant="subtle" size="sm" data-testid="tools-button" onClick={onOpenTools}>
             <WrenchIcon /> Tools
           </Button>
+          <Button variant="subtle" size="sm" data-testid="attach-button" onClick={() => setPicking(true)}>
+            <PaperclipIcon /> Attach
+          </Button>
           <span className="ml-auto hidden text-[11.5px] text-muted-foreground sm:inline">
             {running ? "Esc stops the turn" : "Enter to send · Shift+Enter for a new line"}
           </span>
@@ -153,12 +190,30 @@ export function Composer({
             data-testid="composer-send"
             aria-label="Send"
             disabled={running || !text.trim()}
-            onClick={submit}
+            onClick={() => submit()}
           >
             <ArrowUpIcon />
           </Button>
         </div>
       </div>
+      <ResourcePicker
+        open={picking}
+        onOpenChange={setPicking}
+        onPick={(a) => {
+          if (!attachments.some((x) => x.server === a.server && x.uri === a.uri)) setAttachments([...attachments, a]);
+          setPicking(false);
+          ref.current?.focus();
+        }}
+      />
+      <PromptArgsDialog
+        command={promptForm}
+        onCancel={() => setPromptForm(null)}
+        onRun={(line) => {
+          setPromptForm(null);
+          setText("");
+          submit(line);
+        }}
+      />
       {send.error && (
         <p data-testid="composer-error" role="alert" className="mt-2 px-1 text-[13px] text-destructive">
           {send.error.message}

@@ -10,11 +10,15 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { compactionRow } from "./compaction-facts";
 import { FactShell, ModelText } from "./fact-shell";
 import { MarkdownText } from "./markdown";
+import { mcpFactRow } from "./mcp-facts";
 import { prettyJson } from "./tool-summary";
 
 const LABELS: Record<string, string> = {
   compaction: "Context compacted",
   auxiliary: "Auxiliary request",
+  // MCP-9: resources attached to the message above, and an MCP prompt run as the user's message.
+  mcp_resources: "Attached MCP resources",
+  mcp_prompt: "From an MCP prompt",
 };
 
 function label(kind: string): string {
@@ -33,8 +37,8 @@ export const FactRow = memo(function FactRow({ fact }: { fact: FactItem }) {
     const payload = SkillInvocationPayload.safeParse(fact.payload);
     if (payload.success) return <SkillInvocationFact fact={fact} payload={payload.data} />;
   }
-  // CTX-2: the compaction divider, a failed compaction's warning, pruned results.
-  return compactionRow(fact) ?? <GenericFact fact={fact} />;
+  // CTX-2: the compaction divider, a failed compaction's warning, pruned results; MCP-9: attached resources, prompts.
+  return compactionRow(fact) ?? mcpFactRow(fact) ?? <GenericFact fact={fact} />;
 });
 
 function SectionLabel({ children, action }: { children: ReactNode; action?: ReactNode }) {

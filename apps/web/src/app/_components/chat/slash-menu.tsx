@@ -1,21 +1,23 @@
 "use client";
-import type { SkillCompletion, ToolInfo } from "@seam/shared";
-import { FoldVerticalIcon, SparklesIcon, WrenchIcon } from "lucide-react";
+import type { McpPromptCommand, SkillCompletion, ToolInfo } from "@seam/shared";
+import { FoldVerticalIcon, MessageSquareTextIcon, SparklesIcon, WrenchIcon } from "lucide-react";
 import { Fragment, useEffect, useRef } from "react";
 import { cn } from "@/lib/utils";
 
 export interface SlashEntry {
-  kind: "command" | "skill" | "tool";
+  kind: "command" | "skill" | "prompt" | "tool";
   name: string;
   label: string;
   description: string;
   /** Text that replaces the composer content, and where the cursor goes. */
   insert: string;
   cursor: number;
+  /** For `prompt`: the MCP prompt it runs (MCP-9); one with arguments opens their form. */
+  prompt?: McpPromptCommand;
 }
 
-const GROUPS: Record<SlashEntry["kind"], string> = { command: "Commands", skill: "Skills", tool: "Run a tool directly" };
-const ICONS = { command: FoldVerticalIcon, skill: SparklesIcon, tool: WrenchIcon };
+const GROUPS: Record<SlashEntry["kind"], string> = { command: "Commands", skill: "Skills", prompt: "MCP prompts", tool: "Run a tool directly" };
+const ICONS = { command: FoldVerticalIcon, skill: SparklesIcon, prompt: MessageSquareTextIcon, tool: WrenchIcon };
 
 /** Seam's own commands (CTX-2: `/compact [focus]` summarizes the earlier conversation). */
 const COMMANDS: SlashEntry[] = [{
@@ -32,7 +34,7 @@ const COMMANDS: SlashEntry[] = [{
  * skills (`/name `, SKL-8) first, then Seam's commands (`/compact`), then `/call <tool>`. Once the user types past a command name
  * (a space that is not part of `/call …`), they are writing arguments and the menu closes.
  */
-export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompletion[] = []): SlashEntry[] | null {
+export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompletion[] = [], prompts: McpPromptCommand[] = []): SlashEntry[] | null {
   if (!text.startsWith("/") || text.includes("\n") || text.includes("{")) return null;
   const query = text.slice(1).toLowerCase().replace(/\s+/g, " ");
   const callish = "call ".startsWith(query) || query.startsWith("call ");
@@ -60,7 +62,18 @@ export function slashEntries(text: string, tools: ToolInfo[], skills: SkillCompl
     });
 
   const commandEntries = query.includes(" ") ? [] : COMMANDS.filter((c) => c.name.startsWith(query));
-  return [...skillEntries, ...commandEntries, ...toolEntries];
+  // MCP prompts of ready servers (MCP-9): `/mcp__<server>__<prompt>`.
+  const promptEntries: SlashEntry[] = query.startsWith("call ")
+    ? []
+    : prompts
+        .filter((p) => p.command.toLowerCase().includes(query))
+        .map((p) => {
+          const insert = `/${p.command} `;
+          const args = p.prompt.arguments.map((a) => (a.required ? `${a.name}*` : a.name)).join(" ");
+          const description = [p.prompt.title ?? p.prompt.description ?? "", args ? `(${args})` : ""].filter(Boolean).join(" ");
+          return { kind: "prompt", name: p.command, label: `/${p.command}`, description, insert, cursor: insert.length, prompt: p };
+        });
+  return [...skillEntries, ...commandEntries, ...promptEntries, ...toolEntries];
 }
 
 /** The DOM id of option `index` in the menu `menuId`, for the composer's `aria-activedescendant`. */

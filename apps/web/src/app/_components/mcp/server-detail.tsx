@@ -4,6 +4,9 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ServerTools } from "./server-tools";
 import { ServerLogs } from "./server-logs";
+import { ServerPrompts } from "./server-prompts";
+import { ServerResources } from "./server-resources";
+import { TryTool } from "./try-tool";
 
 /**
  * One server's detail: what it is (info, generation, timeouts, last error), then a tab per surface — tools (with
@@ -39,6 +42,9 @@ export function ServerDetail({ server }: { server: McpServerView }) {
         <TabsList data-testid="mcp-detail-tabs" className="self-start">
           <TabsTrigger value="tools">Tools{tools.length > 0 ? ` (${tools.length})` : ""}</TabsTrigger>
           <TabsTrigger value="stderr">stderr</TabsTrigger>
+          <TabsTrigger value="resources" data-testid="mcp-tab-resources">Resources</TabsTrigger>
+          <TabsTrigger value="prompts" data-testid="mcp-tab-prompts">Prompts</TabsTrigger>
+          <TabsTrigger value="try" data-testid="mcp-tab-try">Try a tool</TabsTrigger>
           <TabsTrigger value="logs" data-testid="mcp-logs-tab">Logs</TabsTrigger>
         </TabsList>
         <TabsContent value="tools">
@@ -54,6 +60,15 @@ export function ServerDetail({ server }: { server: McpServerView }) {
                 {server.stderrTail || (server.config.transport.type === "http" ? "HTTP servers have no stderr." : "Nothing written to stderr.")}
               </pre>
             </section>
+        </TabsContent>
+        <TabsContent value="resources">
+          <ServerResources server={server} />
+        </TabsContent>
+        <TabsContent value="prompts">
+          <ServerPrompts server={server} />
+        </TabsContent>
+        <TabsContent value="try">
+          <TryTool server={server} />
         </TabsContent>
         <TabsContent value="logs">
           <ServerLogs name={server.config.name} />
