@@ -116,7 +116,8 @@ export const McpServerView = z.object({
   instructions: z.string().nullable(),
   stderrTail: z.string(),
   /** Server name/version as reported at initialize. */
-  serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
+  /** What the server says it is, and the protocol version negotiated with it (MCP-14). */
+  serverInfo: z.object({ name: z.string(), version: z.string(), protocolVersion: z.string().optional() }).nullable(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 

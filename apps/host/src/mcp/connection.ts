@@ -1,11 +1,16 @@
 import type { McpServerConfig } from "@seam/shared";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
 import type { Clock } from "./supervisor-types.js";
 import type { TransportFactory, TransportHandle } from "./transport.js";
+
+/**
+ * How long a server may stay silent on the version probe: a silent stdio server is taken for a 2025 one and
+ * initialized; over HTTP, silence is an outage (the connect fails and is retried).
+ */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** One client over one transport, in its own scope; a server has at most one live connection at a time. */
 export interface Connection {
@@ -42,14 +47,15 @@ export function openConnection(connections: Scope, id: number, config: McpServer
     void scope.dispose();
     throw error;
   }
-  const client = new Client({ name: "seam", version: "0.0.0" }, { capabilities: {} });
+  // "auto": a 2026-07-28 server is spoken to statelessly (server/discover), an older one through initialize (MCP-14).
+  const client = new Client({ name: "seam", version: "0.0.0" }, { capabilities: {}, versionNegotiation: { mode: "auto", probe: { timeoutMs: PROBE_TIMEOUT_MS } } });
   const conn: Connection = { id, client, handle, scope, abort: new AbortController(), live: false, ended: false, closed: false };
   client.onclose = () => {
     conn.closed = true;
     on.closed(conn);
   };
   client.onerror = (error) => on.error(conn, error);
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => on.toolsChanged(conn));
+  client.setNotificationHandler("notifications/tools/list_changed", () => on.toolsChanged(conn));
   return conn;
 }
 
