@@ -116,7 +116,8 @@ export const McpServerView = z.object({
   instructions: z.string().nullable(),
   stderrTail: z.string(),
   /** Server name/version as reported at initialize. */
-  serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
+  /** What the server says it is, and the protocol version negotiated with it (MCP-14). */
+  serverInfo: z.object({ name: z.string(), version: z.string(), protocolVersion: z.string().optional() }).nullable(),
   /**
    * What the live connection offers besides tools (MCP-9): `resources`/`prompts` from the server's initialize
    * capabilities; `revision` grows on every resources or prompts list_changed, so a page refetches. Absent when not connected.

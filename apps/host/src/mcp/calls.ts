@@ -1,5 +1,6 @@
 import type { McpServerState } from "@seam/shared";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Connection } from "./connection.js";
 import { requestToolCall, withRequestSignal } from "./client-surface.js";
@@ -32,10 +33,10 @@ export async function callTool(
 
 function callFailure(conn: Connection, name: string, rawName: string, error: unknown, signal: AbortSignal, lost: (reason: string) => void): HostError {
   if (signal.aborted) return new HostError("closed:mcp", `The call to ${rawName} was cancelled.`, { reason: "cancelled" }, { cause: error });
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
     return new HostError("unavailable:mcp", `The connection to the MCP server "${name}" was lost during the call to ${rawName}.`, { reason: "generation_unavailable" }, { cause: error });
   }
-  if (error instanceof McpError) {
+  if (error instanceof ProtocolError) {
     return new HostError("unavailable:mcp", `The MCP server "${name}" rejected the call to ${rawName}: ${error.message}`, { reason: "mcp_request_failed", rpcCode: error.code }, { cause: error });
   }
   // Not a JSON-RPC answer: the transport failed (HTTP error, dropped session). Treat it as an outage.

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/client";
 import { formatIssues, McpServerConfig, type McpServerConfigInput, type McpValue } from "@seam/shared";
 import { messageOf } from "../core/errors.js";
 import { createScope } from "../core/scope.js";
@@ -102,7 +102,7 @@ export async function main(argv: string[], out: Out = process.stdout, err: Out =
   const scope = createScope("mcp-cli", { slowDisposeMs: Infinity });
   const signal = AbortSignal.timeout(parsed.timeoutMs);
   let handle: TransportHandle | undefined;
-  const client = new Client({ name: "seam-mcp-cli", version: "0.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "seam-mcp-cli", version: "0.0.0" }, { capabilities: {}, versionNegotiation: { mode: "auto" } });
   try {
     handle = createTransport(scope, config);
     await client.connect(handle.transport, { signal, timeout: parsed.timeoutMs });

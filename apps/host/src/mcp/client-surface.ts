@@ -1,10 +1,6 @@
 import type { McpLogLevel } from "@seam/shared";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ProtocolError, ProtocolErrorCode, type Client, type ClientCapabilities, type ElicitResult } from "@modelcontextprotocol/client";
 import { z } from "zod";
-import {
-  ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, LoggingMessageNotificationSchema, McpError, ProgressNotificationSchema, type ClientCapabilities,
-  type ElicitResult,
-} from "@modelcontextprotocol/sdk/types.js";
 import { messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Disposer } from "../core/scope.js";
@@ -30,22 +26,22 @@ export const clientOptions = () => ({ capabilities: CLIENT_CAPABILITIES });
  * closes is cancelled.
  */
 export function installClientSurface(client: Client, surface: ClientSurface, signal: AbortSignal, log: Log, name: string): Disposer {
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+  client.setRequestHandler("elicitation/create", async (request, ctx): Promise<ElicitResult> => {
     const p = request.params;
     const ask = p.mode === "url"
       ? { mode: "url" as const, message: p.message, url: p.url, elicitationId: p.elicitationId }
       : { mode: "form" as const, message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> };
-    const reply = await surface.elicit(ask, AbortSignal.any([extra.signal, signal]));
+    const reply = await surface.elicit(ask, AbortSignal.any([ctx.mcpReq.signal, signal]));
     return toElicitResult(reply);
   });
-  client.setRequestHandler(ListRootsRequestSchema, async () => {
+  client.setRequestHandler("roots/list", async () => {
     try {
       return { roots: await surface.roots() };
     } catch (error) {
-      throw new McpError(ErrorCode.InternalError, `Seam could not list its workspace roots: ${messageOf(error)}`);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `Seam could not list its workspace roots: ${messageOf(error)}`);
     }
   });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+  client.setNotificationHandler("notifications/message", (n) => {
     surface.log({ level: n.params.level, logger: n.params.logger ?? null, data: n.params.data });
   });
   const unwatch = surface.watchRoots(() => {
@@ -86,7 +82,7 @@ let tokens = 0;
 function installProgress(client: Client): Disposer {
   const routes = new Map<string, ProgressFn>();
   progressRoutes.set(client, routes);
-  client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+  client.setNotificationHandler("notifications/progress", (n) => {
     const fn = routes.get(String(n.params.progressToken));
     fn?.({
       progress: n.params.progress,

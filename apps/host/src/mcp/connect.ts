@@ -1,6 +1,7 @@
+import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
-import { closeBarrierError, openConnection, type Connection } from "./connection.js";
+import { closeBarrierError, openConnection, untilAborted, type Connection } from "./connection.js";
 import type { Outages } from "./outage.js";
 import type { ServerState } from "./server-state.js";
 import { DEFAULT_LIMITS, fetchTools, type FetchLimits, type McpTool } from "./sync.js";
@@ -35,13 +36,27 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
   /** One connection attempt; `first` is the start's, whose tool conflict may fail it (failOnStartupError). */
   function attempt(first: boolean): Promise<void> {
     const run = (async () => {
-      const conn = open();
+      let conn = open();
       s.opening = conn;
+      const deadline = new AbortController();
       s.timers.start("startup", config.startupTimeoutMs, () =>
-        conn.abort.abort(new HostError("timeout:mcp", `The MCP server "${name}" did not finish connecting and listing its tools within ${config.startupTimeoutMs} ms.`)),
+        deadline.abort(new HostError("timeout:mcp", `The MCP server "${name}" did not finish connecting and listing its tools within ${config.startupTimeoutMs} ms.`)),
       );
+      deadline.signal.addEventListener("abort", () => s.opening?.abort.abort(deadline.signal.reason), { once: true });
       try {
-        await initialize(conn);
+        try {
+          await initialize(conn);
+        } catch (error) {
+          if (!probeClosedPipe(error, conn) || s.disposed) throw error;
+          // A stdio server that exits on the unknown server/discover probe is a 2025 server: start it again and
+          // go straight to initialize, now and on every reconnect (MCP-14).
+          log.info(`mcp ${name}: the server closed on the version probe; speaking 2025-11-25 to it`);
+          s.era = "legacy";
+          if (!(await deps.outages.end(conn))) throw closeBarrierError(name, s.policy.closeBarrierMs);
+          conn = open();
+          s.opening = conn;
+          await initialize(conn);
+        }
         const conflict = await s.chain.run(() => discover(conn));
         s.timers.stop("startup");
         if (conflict && first && config.failOnStartupError) throw conflict;
@@ -72,13 +87,25 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
     return conn;
   }
 
-  /** The initialize handshake; keeps what the server says about itself. */
+  /**
+   * Version negotiation and the handshake (MCP-14): server/discover for a 2026-07-28 server, initialize for an
+   * older one (or one known to be older); keeps what the server says about itself and the negotiated version.
+   */
   async function initialize(conn: Connection) {
     // Its own signal, detached once connected: closing the connection later must not cancel request 0 (the SDK keeps the listener).
-    await withRequestSignal(conn.abort.signal, (signal) => conn.client.connect(conn.handle.transport, { signal, timeout: config.startupTimeoutMs }));
+    const connecting = withRequestSignal(conn.abort.signal, (signal) =>
+      conn.client.connect(conn.handle.transport, {
+        signal,
+        timeout: config.startupTimeoutMs,
+        ...(s.era === "legacy" && { prior: { kind: "legacy" as const } }),
+      }),
+    );
+    // The SDK's version probe does not watch the signal (it waits out its own timeout): stop waiting on abort.
+    await untilAborted(connecting, conn.abort.signal);
     if (s.disposed) throw new HostError("closed:mcp", `The MCP server "${name}" was stopped.`);
     const info = conn.client.getServerVersion();
-    s.serverInfo = info ? { name: String(info.name), version: String(info.version) } : null;
+    const protocolVersion = conn.client.getNegotiatedProtocolVersion();
+    s.serverInfo = info ? { name: String(info.name), version: String(info.version), ...(protocolVersion && { protocolVersion }) } : null;
     const text = conn.client.getInstructions();
     s.instructions = typeof text === "string" ? text.slice(0, MAX_INSTRUCTIONS_CHARS) : null;
     s.setStatus({ state: "connecting", phase: "discovering" });
@@ -120,6 +147,10 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
 
   return { attempt };
 }
+
+/** The version probe failed because a stdio peer closed its pipe (it exits on unknown pre-initialize requests). */
+const probeClosedPipe = (error: unknown, conn: Connection) =>
+  conn.handle.kind === "stdio" && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && conn.closed;
 
 /** A later sync (tools/list_changed): fetch, and swap only if the fetch succeeded (MCP-4). */
 async function resync(s: ServerState, conn: Connection, limits: ConnectorDeps["limits"]): Promise<void> {

@@ -1,6 +1,5 @@
 import type { McpServerConfig } from "@seam/shared";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
@@ -8,6 +7,12 @@ import type { Clock } from "./supervisor-types.js";
 import { clientOptions, installClientSurface } from "./client-surface.js";
 import type { ClientSurface } from "./surface-types.js";
 import type { TransportFactory, TransportHandle } from "./transport.js";
+
+/**
+ * How long a server may stay silent on the version probe: a silent stdio server is taken for a 2025 one and
+ * initialized; over HTTP, silence is an outage (the connect fails and is retried).
+ */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** One client over one transport, in its own scope; a server has at most one live connection at a time. */
 export interface Connection {
@@ -48,17 +53,19 @@ export function openConnection(connections: Scope, id: number, config: McpServer
     void scope.dispose();
     throw error;
   }
-  const client = new Client({ name: "seam", version: "0.0.0" }, on.surface ? clientOptions() : { capabilities: {} });
+  // "auto": a 2026-07-28 server is spoken to statelessly (server/discover), an older one through initialize (MCP-14).
+  const versionNegotiation = { mode: "auto" as const, probe: { timeoutMs: PROBE_TIMEOUT_MS } };
+  const client = new Client({ name: "seam", version: "0.0.0" }, { ...(on.surface ? clientOptions() : { capabilities: {} }), versionNegotiation });
   const conn: Connection = { id, client, handle, scope, abort: new AbortController(), live: false, ended: false, closed: false };
   client.onclose = () => {
     conn.closed = true;
     on.closed(conn);
   };
   client.onerror = (error) => on.error(conn, error);
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => on.toolsChanged(conn));
+  client.setNotificationHandler("notifications/tools/list_changed", () => on.toolsChanged(conn));
   if (on.surface) scope.add(installClientSurface(client, on.surface.surface, conn.abort.signal, on.surface.log, on.surface.name), "mcp:client-surface");
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => on.listChanged?.(conn, "resources"));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => on.listChanged?.(conn, "prompts"));
+  client.setNotificationHandler("notifications/resources/list_changed", () => on.listChanged?.(conn, "resources"));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => on.listChanged?.(conn, "prompts"));
   return conn;
 }
 
@@ -95,3 +102,16 @@ export async function closeConnection(conn: Connection, b: CloseBarrier): Promis
 /** Why an attempt stopped: the previous connection never proved it closed (not retryable). */
 export const closeBarrierError = (name: string, barrierMs: number) =>
   new HostError("unavailable:mcp", `The previous connection to "${name}" did not close within ${barrierMs} ms.`, { reason: "close_barrier" });
+
+/** `work`, or the signal's reason as soon as it aborts (the work itself is left to settle on its own). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,10 +1,9 @@
 import type { McpProbeFailure, McpProbeReason, McpProbeSeen, McpProbeStep, McpServerConfig } from "@seam/shared";
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import { createLog, type Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
-import { closeConnection, openConnection, type Connection } from "./connection.js";
+import { closeConnection, openConnection, untilAborted, type Connection } from "./connection.js";
 import { systemClock } from "./supervisor.js";
 import { DEFAULT_LIMITS, fetchTools } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
@@ -47,13 +46,14 @@ export function createProber(scope: Scope, deps: ProberDeps): Prober {
     try {
       conn = openConnection(scope, ++ids, config, deps.makeTransport, NO_EVENTS);
       observed = new ObservedTransport(conn.handle.transport, () => at("initializing"));
-      await conn.client.connect(observed, { signal: abort.signal, timeout: config.startupTimeoutMs });
+      // The SDK's version probe does not watch the signal: stop waiting on abort (MCP-14).
+      await untilAborted(conn.client.connect(observed, { signal: abort.signal, timeout: config.startupTimeoutMs }), abort.signal);
       at("listing_tools");
       const tools = await fetchTools(conn.client, config.name, { ...DEFAULT_LIMITS, timeoutMs: config.startupTimeoutMs, signal: abort.signal });
       const info = conn.client.getServerVersion();
       return {
         serverInfo: info ? { name: String(info.name), version: String(info.version) } : null,
-        protocolVersion: observed.protocolVersion,
+        protocolVersion: conn.client.getNegotiatedProtocolVersion() ?? null,
         toolCount: tools.length,
       };
     } catch (error) {
@@ -78,17 +78,21 @@ export function createProber(scope: Scope, deps: ProberDeps): Prober {
 
 /**
  * The SDK transport as the client sees it, plus what the probe needs to know: when it started (the
- * step moves on to initializing), the protocol version the client negotiated (the v1 client tells only
- * its transport), and the errors the transport reported (a stdio child's exit code).
+ * step moves on to initializing) and the errors the transport reported (a stdio child's exit code). A stdio
+ * transport's `pid`/`stderr` show through, so the client still treats it as stdio when it negotiates (MCP-14).
  */
 class ObservedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  protocolVersion: string | null = null;
   readonly errors: Error[] = [];
 
-  constructor(private readonly inner: Transport, private readonly started: () => void) {}
+  constructor(private readonly inner: Transport, private readonly started: () => void) {
+    if ("pid" in inner && "stderr" in inner) {
+      Object.defineProperty(this, "pid", { get: () => (inner as { pid: unknown }).pid });
+      Object.defineProperty(this, "stderr", { get: () => (inner as { stderr: unknown }).stderr });
+    }
+  }
 
   get sessionId() {
     return this.inner.sessionId;
@@ -114,7 +118,6 @@ class ObservedTransport implements Transport {
   }
 
   setProtocolVersion(version: string) {
-    this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }
 }
@@ -137,6 +140,9 @@ const codeOf = (error: unknown): string | undefined => {
 /** The HTTP status of a refused Streamable HTTP request (the SDK's StreamableHTTPError carries it as `code`). */
 const httpStatusOf = (error: unknown): number | undefined => {
   for (const e of chain(error)) {
+    // The v2 SDK's SdkHttpError carries it as `status`; older errors as a numeric `code`.
+    const status = (e as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 300 && status < 600) return status;
     const code = (e as { code?: unknown }).code;
     if (typeof code === "number" && code >= 300 && code < 600) return code;
     if ((e as { name?: unknown }).name === "UnauthorizedError") return 401;

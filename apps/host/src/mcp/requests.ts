@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { HostError, isHostError, messageOf } from "../core/errors.js";
 import type { LiveServer } from "./live-server.js";
 
@@ -14,18 +14,18 @@ export function requireCapability(live: LiveServer, what: "resources" | "prompts
 export function requestFailure(live: LiveServer, doing: string, error: unknown): HostError {
   if (isHostError(error)) return error;
   const name = live.name;
-  if (error instanceof McpError) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+    return new HostError("unavailable:mcp", `The connection to the MCP server "${name}" was lost while ${doing}. Try again once it is ready.`, { reason: "generation_unavailable" }, { cause: error });
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return new HostError("timeout:mcp", `The MCP server "${name}" did not answer within ${live.timeoutMs / 1000} s while ${doing}.`, { reason: "timeout" }, { cause: error });
+  }
+  if (error instanceof ProtocolError) {
     const said = error.message.replace(/^(MCP error -?\d+: )+/, "");
-    if (error.code === ErrorCode.ConnectionClosed) {
-      return new HostError("unavailable:mcp", `The connection to the MCP server "${name}" was lost while ${doing}. Try again once it is ready.`, { reason: "generation_unavailable" }, { cause: error });
-    }
-    if (error.code === ErrorCode.RequestTimeout) {
-      return new HostError("timeout:mcp", `The MCP server "${name}" did not answer within ${live.timeoutMs / 1000} s while ${doing}.`, { reason: "timeout" }, { cause: error });
-    }
     // -32002 is the spec's "resource not found"; -32602 is what many servers send for an unknown URI or prompt.
     if (error.code === -32002) return new HostError("not_found:mcp", `The MCP server "${name}" has no such resource (${doing}): ${said}`, { reason: "resource_not_found", rpcCode: error.code }, { cause: error });
-    if (error.code === ErrorCode.InvalidParams) return new HostError("bad_input:mcp", `The MCP server "${name}" refused the request (${doing}): ${said}`, { reason: "mcp_invalid_params", rpcCode: error.code }, { cause: error });
-    if (error.code === ErrorCode.MethodNotFound) return new HostError("unavailable:mcp", `The MCP server "${name}" does not support this (${doing}): ${said}`, { reason: "method_not_found", rpcCode: error.code }, { cause: error });
+    if (error.code === ProtocolErrorCode.InvalidParams) return new HostError("bad_input:mcp", `The MCP server "${name}" refused the request (${doing}): ${said}`, { reason: "mcp_invalid_params", rpcCode: error.code }, { cause: error });
+    if (error.code === ProtocolErrorCode.MethodNotFound) return new HostError("unavailable:mcp", `The MCP server "${name}" does not support this (${doing}): ${said}`, { reason: "method_not_found", rpcCode: error.code }, { cause: error });
     return new HostError("unavailable:mcp", `The MCP server "${name}" failed while ${doing}: ${said}`, { reason: "mcp_request_failed", rpcCode: error.code }, { cause: error });
   }
   return new HostError("unavailable:mcp", `The request to the MCP server "${name}" failed while ${doing}: ${messageOf(error)}`, { reason: "mcp_request_failed" }, { cause: error });

@@ -33,7 +33,12 @@ export interface ServerState {
   /** The newest transport, for its stderr tail. */
   lastHandle: TransportHandle | undefined;
   instructions: string | null;
-  serverInfo: { name: string; version: string } | null;
+  serverInfo: { name: string; version: string; protocolVersion?: string } | null;
+  /**
+   * The protocol era this server proved to speak (connect.ts, MCP-14): unknown until a connect negotiated one.
+   * "legacy" after a server closed the pipe on the version probe, so reconnects go straight to initialize.
+   */
+  era: "legacy" | undefined;
   /** Set first thing by dispose: every part stops starting anything. */
   disposed: boolean;
 }
@@ -64,6 +69,7 @@ export function createServerState(init: Pick<ServerState, "config" | "log" | "cl
     lastHandle: undefined,
     instructions: null,
     serverInfo: null,
+    era: undefined,
     disposed: false,
   };
 }

@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { formatIssues } from "@seam/shared";
 import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";

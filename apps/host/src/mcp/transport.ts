@@ -1,12 +1,10 @@
 import type { McpServerConfig, McpValue } from "@seam/shared";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { serializeMessage, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { HostError, messageOf } from "../core/errors.js";
 import { groupAlive } from "../core/process-group.js";
 import { spawnChild, type ChildHandle, type SpawnOptions } from "../core/process.js";
 import type { Scope } from "../core/scope.js";
+import { LineReader, type Line } from "./line-reader.js";
 
 /** One connection's transport plus what the supervisor needs to know about the peer behind it. */
 export interface TransportHandle {
@@ -101,7 +99,7 @@ export class ChildTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildHandle | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines = new LineReader();
   private closeReported = false;
   private terminated: Promise<boolean> | undefined;
 
@@ -109,6 +107,14 @@ export class ChildTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * Present (with `pid`) so the MCP client recognizes a stdio-shaped transport: a server that stays silent on the
+   * version probe is then a 2025 server rather than an outage (MCP-14). The stream itself is ours (stderrTail).
+   */
+  get stderr(): null {
+    return null;
   }
 
   stderrTail(): string {
@@ -173,24 +179,18 @@ export class ChildTransport implements Transport {
   }
 
   private receive(chunk: Buffer) {
+    let lines: Line[];
     try {
-      this.buffer.append(chunk);
+      lines = this.lines.push(chunk);
     } catch (error) {
-      // A line longer than the buffer: the stream cannot be resynchronized, so the connection ends.
+      // A line longer than the limit: the stream cannot be resynchronized, so the connection ends.
       this.onerror?.(new HostError("unavailable:mcp", `${this.options.label}: ${messageOf(error)}`));
       void this.terminate();
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(new HostError("unavailable:mcp", `${this.options.label} wrote a line that is not JSON-RPC: ${messageOf(error)}`));
-        continue;
-      }
-      if (!message) return;
-      this.onmessage?.(message);
+    for (const line of lines) {
+      if ("message" in line) this.onmessage?.(line.message);
+      else this.onerror?.(new HostError("unavailable:mcp", `${this.options.label} wrote a line that is not JSON-RPC: ${line.error}`));
     }
   }
 

@@ -32,7 +32,7 @@ describe("against @modelcontextprotocol/server-everything", () => {
     const { hub, registry } = await hubOn(scope, await config(scope));
     const view = hub.get("everything")!;
     expect(view.status.state).toBe("ready");
-    expect(view.serverInfo).toEqual({ name: "mcp-servers/everything", version: expect.any(String) });
+    expect(view.serverInfo).toEqual({ name: "mcp-servers/everything", version: expect.any(String), protocolVersion: "2025-11-25" });
     expect(view.instructions).toContain("Everything");
     const names = registry.visible().map((t) => t.name);
     expect(names).toContain("mcp__everything__echo");

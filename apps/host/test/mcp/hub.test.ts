@@ -36,7 +36,7 @@ describe("activation (MCP-3)", () => {
     ]);
     expect(view.tools[0]).toMatchObject({ description: "Echoes the message.", inputSchema: { type: "object", required: ["message"] }, outputSchema: null });
     expect(view.instructions).toBe("Use echo to echo.");
-    expect(view.serverInfo).toEqual({ name: "seam-fixture", version: "1.0.0" });
+    expect(view.serverInfo).toEqual({ name: "seam-fixture", version: "1.0.0", protocolVersion: "2025-11-25" });
     expect(view.stderrTail).toMatch(/fixture \d+ starting/);
     expect(changes.every((n) => n === "fx")).toBe(true);
     expect(changes.length).toBeGreaterThan(0);

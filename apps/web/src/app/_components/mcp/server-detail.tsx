@@ -21,6 +21,9 @@ export function ServerDetail({ server }: { server: McpServerView }) {
         <span>
           Server: <span className="font-mono text-foreground/85">{server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : "—"}</span>
         </span>
+        <span data-testid="mcp-protocol-version">
+          Protocol <span className="font-mono text-foreground/85">{server.serverInfo?.protocolVersion ?? "—"}</span>
+        </span>
         <span>
           Generation <span className="font-mono text-foreground/85">{server.generation}</span>
           {tools.length > 0 && !server.toolsRegistered && " · tools not offered to the agent right now"}
