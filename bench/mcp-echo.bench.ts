@@ -13,9 +13,9 @@
  * nothing. BENCH_CALLS changes the sample size.
  */
 import { createRequire } from "node:module";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { InMemoryTransport } from "@modelcontextprotocol/client";
 import type { McpServerConfigInput } from "@seam/shared";
 import { createScope } from "../apps/host/src/core/scope.js";
 import { createLog } from "../apps/host/src/core/log.js";

@@ -11,8 +11,8 @@
  * changes the sample size.
  */
 import { createRequire } from "node:module";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { createScope } from "../apps/host/src/core/scope.js";
 import { createLog } from "../apps/host/src/core/log.js";
 import { createToolRegistry } from "../apps/host/src/agent/registry.js";
@@ -52,7 +52,7 @@ let bareLost = 0;
 let bareCalls = 0;
 const bare: Call = async () => {
   let reports = 0;
-  await bareClient.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0, steps: STEPS } }, undefined, { onprogress: () => void reports++ });
+  await bareClient.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0, steps: STEPS } }, { onprogress: () => void reports++ });
   bareCalls++;
   if (reports === STEPS - 1) bareLost++;
   else check("bare", reports);

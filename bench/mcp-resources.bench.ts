@@ -6,8 +6,8 @@
  * all of them. Prints per-read p50/p99 and ratios; asserts nothing. BENCH_CALLS changes the sample size.
  */
 import { createRequire } from "node:module";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createToolRegistry } from "../apps/host/src/agent/registry.js";
 import { createToolRuntime } from "../apps/host/src/agent/runtime.js";
 import { createLog } from "../apps/host/src/core/log.js";

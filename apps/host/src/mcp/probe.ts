@@ -5,6 +5,7 @@ import { createLog, type Log } from "../core/log.js";
 import type { Scope } from "../core/scope.js";
 import { closeConnection, openConnection, untilAborted, type Connection } from "./connection.js";
 import { systemClock } from "./supervisor.js";
+import type { ClientSurface } from "./surface-types.js";
 import { DEFAULT_LIMITS, fetchTools } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
 
@@ -26,6 +27,20 @@ export interface ProberDeps {
 /** How much of a failed stdio server's stderr the error carries. */
 export const PROBE_STDERR_CHARS = 4_000;
 
+/**
+ * What a tried server may ask of the client while it is tried: it is told the same capabilities as a saved server (so
+ * it lists the same tools), but nobody is asked anything — requests for input are declined, no roots are shared.
+ */
+const TRYING: ClientSurface = {
+  elicit: async () => ({ action: "decline", reason: "Seam is only trying the server before saving it." }),
+  roots: async () => [],
+  watchRoots: () => () => {},
+  log: () => {},
+  logLevel: () => {},
+  wantedLogLevel: () => "info",
+  levelSetter: () => () => {},
+};
+
 const NO_EVENTS = { closed: () => {}, error: () => {}, toolsChanged: () => {} };
 
 export function createProber(scope: Scope, deps: ProberDeps): Prober {
@@ -44,7 +59,7 @@ export function createProber(scope: Scope, deps: ProberDeps): Prober {
     let observed: ObservedTransport | undefined;
     let closedEarly = false;
     try {
-      conn = openConnection(scope, ++ids, config, deps.makeTransport, NO_EVENTS);
+      conn = openConnection(scope, ++ids, config, deps.makeTransport, { ...NO_EVENTS, surface: { surface: TRYING, log, name: config.name } });
       observed = new ObservedTransport(conn.handle.transport, () => at("initializing"));
       // The SDK's version probe does not watch the signal: stop waiting on abort (MCP-14).
       await untilAborted(conn.client.connect(observed, { signal: abort.signal, timeout: config.startupTimeoutMs }), abort.signal);
@@ -130,10 +145,11 @@ function chain(error: unknown): unknown[] {
   for (let e = error, n = 0; e !== undefined && e !== null && n < 6; e = (e as { cause?: unknown }).cause, n++) out.push(e);
   return out;
 }
+/** The system error code along the chain (ECONNREFUSED, ENOTFOUND, EPIPE…); the SDK's own codes wrap it. */
 const codeOf = (error: unknown): string | undefined => {
   for (const e of chain(error)) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
   }
   return undefined;
 };

@@ -9,7 +9,7 @@ export async function listPrompts(live: LiveServer): Promise<McpPromptInfo[]> {
   const out: McpPromptInfo[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await request(live, "listing its prompts", (o) => live.connection.client.listPrompts(cursor ? { cursor } : {}, o));
+    const r = await request(live, "listing its prompts", (o) => live.connection.client.request({ method: "prompts/list", params: cursor ? { cursor } : {} }, o));
     for (const p of r.prompts) {
       out.push({
         name: p.name, title: str(p.title), description: str(p.description),

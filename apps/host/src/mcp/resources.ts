@@ -10,7 +10,7 @@ export const READ_LIMITS = { textChars: 1_000_000, blobBytes: 5 * 1024 * 1024 };
 /** One page of `resources/list` (MCP-9): the cursor is passed through as the server sent it. */
 export async function listResources(live: LiveServer, cursor?: string): Promise<McpResourcesPage> {
   requireCapability(live, "resources");
-  const r = await request(live, "listing its resources", (o) => live.connection.client.listResources(cursor ? { cursor } : {}, o));
+  const r = await request(live, "listing its resources", (o) => live.connection.client.request({ method: "resources/list", params: cursor ? { cursor } : {} }, o));
   return {
     resources: r.resources.map((x): McpResourceInfo => ({
       uri: x.uri, name: x.name, title: str(x.title), description: str(x.description), mimeType: str(x.mimeType), size: typeof x.size === "number" ? x.size : null,
@@ -26,7 +26,7 @@ export async function listResourceTemplates(live: LiveServer): Promise<McpResour
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const r = await request(live, "listing its resource templates", (o) =>
-      live.connection.client.listResourceTemplates(cursor ? { cursor } : {}, o));
+      live.connection.client.request({ method: "resources/templates/list", params: cursor ? { cursor } : {} }, o));
     for (const t of r.resourceTemplates) {
       out.push({ uriTemplate: t.uriTemplate, name: t.name, title: str(t.title), description: str(t.description), mimeType: str(t.mimeType), variables: templateVariables(t.uriTemplate) });
     }

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createScope } from "../../src/core/scope.js";
-import { main, parseArgs } from "../../src/mcp/cli.js";
+import { main, parseArgs } from "../../src/mcp/cli/main.js";
 import { EVERYTHING, HOST_DIR, startEverythingHttp } from "./helpers.js";
 
 function sink() {
@@ -81,12 +81,51 @@ describe("mcp CLI: list-tools (MCP-2, MCP-7)", () => {
   });
 
   it("runs as a program", () => {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "src/mcp/cli.ts", "list-tools", "--name", "e", process.execPath, EVERYTHING, "stdio"], {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "src/mcp/cli/main.ts", "list-tools", "--name", "e", process.execPath, EVERYTHING, "stdio"], {
       cwd: HOST_DIR,
       encoding: "utf8",
       timeout: 30_000,
     });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("mcp__e__echo\n");
+  });
+});
+
+describe("mcp CLI: call and conformance (MCP-14, #14 item 7)", () => {
+  it("parses call and conformance, and refuses bad arguments with a usage error", async () => {
+    expect(parseArgs(["call", "echo", '{"message":"hi"}', "node", "s.js"])).toMatchObject({
+      command: "call", tool: "echo", args: { message: "hi" }, config: { transport: { type: "stdio", command: "node", args: ["s.js"] } },
+    });
+    expect(parseArgs(["conformance", "http://127.0.0.1:9/mcp"])).toEqual({ command: "conformance", url: "http://127.0.0.1:9/mcp" });
+    for (const bad of [["call", "echo"], ["call", "echo", "{not json", "node"], ["call", "echo", "[1]", "node"], ["conformance"], ["conformance", "node"]]) {
+      const { code, stderr } = await run(bad);
+      expect(code).toBe(2);
+      expect(stderr).toContain("Usage:");
+    }
+  });
+
+  it("calls a tool through the bridge and prints what the model would read, or the canonical JSON", async () => {
+    const text = await run(["call", "echo", '{"message":"from the CLI"}', process.execPath, EVERYTHING, "stdio", "--name", "everything"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("from the CLI");
+    expect(text.stderr).toMatch(/^echo: ok in \d+ ms\.\n$/);
+    const json = await run(["call", "mcp__everything__get-sum", '{"a": 2, "b": 40}', process.execPath, EVERYTHING, "stdio", "--name", "everything", "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain("42");
+  });
+
+  it("an unknown tool or arguments the schema refuses fail with exit 1 and say why", async () => {
+    const unknown = await run(["call", "no-such-tool", "{}", process.execPath, EVERYTHING, "stdio", "--name", "everything"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('has no tool "no-such-tool"');
+    const bad = await run(["call", "get-sum", '{"a": "two"}', process.execPath, EVERYTHING, "stdio"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/get-sum: error/);
+  });
+
+  it("answers a request for input with the form's defaults (the conformance client has nobody to ask)", async () => {
+    const { code, stdout } = await run(["call", "trigger-elicitation-request", "{}", process.execPath, EVERYTHING, "stdio", "--name", "everything"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/accept/i);
   });
 });

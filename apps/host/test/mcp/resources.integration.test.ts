@@ -148,7 +148,8 @@ describe("MCP resources and prompts (MCP-9)", () => {
     await expect(host.mcp.prompts("plain")).rejects.toMatchObject({ data: { reason: "no_prompts" } });
 
     // A server that is not connected is named with its state.
-    await host.mcp.add({ name: "broken", transport: { type: "stdio", command: "/nonexistent/mcp-server" }, failOnStartupError: false });
+    // Saved anyway: a try first would refuse it (MCP-10).
+    await host.mcp.add({ name: "broken", transport: { type: "stdio", command: "/nonexistent/mcp-server" }, failOnStartupError: false }, { force: true });
     try {
       await expect(host.mcp.resources("broken")).rejects.toMatchObject({ code: "unavailable:mcp", data: { reason: "not_connected" }, message: expect.stringContaining('"broken" is not connected') });
     } finally {

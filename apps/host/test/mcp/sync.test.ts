@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/client";
 import { McpServerConfig } from "@seam/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScope, type Scope } from "../../src/core/scope.js";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { McpServerConfig } from "@seam/shared";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HostError } from "../../src/core/errors.js";

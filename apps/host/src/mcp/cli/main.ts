@@ -1,21 +1,33 @@
 #!/usr/bin/env node
 /**
- * `npm run mcp -- list-tools <url | command [args…]> [options]`: connects to one MCP server with the
- * bridge's own transport and sync code and prints the public tool names the model would see, one per line
- * (a summary goes to stderr). Exit codes: 0 listed, 1 the server failed, 2 bad usage.
+ * `npm run mcp -- <command>`: one MCP server through Seam's own code, from a terminal.
+ * - `list-tools <url | command [args…]>`: the public tool names the model would see, one per line (summary on stderr);
+ * - `call <tool> <json> <url | command [args…]>`: one tool call through the bridge and the tool runtime; prints what
+ *   the model would read (`--json`: the canonical result);
+ * - `conformance <url>`: the client of the MCP conformance suite (MCP_CONFORMANCE_SCENARIO says what to do).
+ * Exit codes: 0 done, 1 the server or the call failed, 2 bad usage.
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
+import { z } from "zod";
 import { formatIssues, McpServerConfig, type McpServerConfigInput, type McpValue } from "@seam/shared";
-import { messageOf } from "../core/errors.js";
-import { createScope } from "../core/scope.js";
-import { DEFAULT_LIMITS, fetchTools } from "./sync.js";
-import { createTransport, type TransportHandle } from "./transport.js";
+import { messageOf } from "../../core/errors.js";
+import { createScope } from "../../core/scope.js";
+import { DEFAULT_LIMITS, fetchTools } from "../sync.js";
+import { createTransport, type TransportHandle } from "../transport.js";
+import { openBridge } from "./bridge.js";
+import { runConformance } from "./conformance.js";
 
 const USAGE = `Usage: npm run mcp -- list-tools <url | command [args…]> [options]
+       npm run mcp -- call <tool> <json arguments> <url | command [args…]> [options]
+       npm run mcp -- conformance <url>
 
-Prints the public tool names (mcp__<server>__<tool>) an MCP server would get in Seam.
+list-tools   prints the public tool names (mcp__<server>__<tool>) an MCP server would get in Seam
+call         calls one tool (raw or public name) through Seam's bridge and prints what the model would read;
+             a request for input (elicitation) is answered with the form's defaults
+conformance  the client for the MCP conformance suite: MCP_CONFORMANCE_SCENARIO names the scenario,
+             MCP_CONFORMANCE_CONTEXT carries its data
 
   <url>                  an http(s) Streamable HTTP endpoint, e.g. http://127.0.0.1:3001/mcp
   <command [args…]>      a stdio server, e.g. node ./server.js --stdio
@@ -27,15 +39,42 @@ Options (before the target, or after it; put the command after -- to pass these 
   --bearer-env <VAR>     send Authorization: Bearer <value of VAR>
   --env NAME=VALUE       an environment variable for a stdio server (repeatable)
   --cwd <dir>            the working directory of a stdio server
-  --json                 print one JSON object per tool (publicName, rawName, description) instead`;
+  --json                 list-tools: one JSON object per tool (publicName, rawName, description);
+                         call: the canonical result as JSON`;
 
 class UsageError extends Error {}
 
-interface Parsed { config: McpServerConfigInput; timeoutMs: number; json: boolean }
+export type Parsed =
+  | { command: "list-tools"; config: McpServerConfigInput; timeoutMs: number; json: boolean }
+  | { command: "call"; tool: string; args: Record<string, unknown>; config: McpServerConfigInput; timeoutMs: number; json: boolean }
+  | { command: "conformance"; url: string };
+
+const CallArgs = z.record(z.string(), z.unknown());
 
 export function parseArgs(argv: string[]): Parsed {
-  const [command, ...rest] = argv;
-  if (command !== "list-tools") throw new UsageError(command ? `Unknown command "${command}".` : "Missing command.");
+  const [command, ...rest0] = argv;
+  if (command === "conformance") {
+    const [url, ...extra] = rest0;
+    if (!url || !/^https?:\/\//i.test(url) || extra.length > 0) throw new UsageError("conformance wants exactly one http(s) URL.");
+    return { command, url };
+  }
+  if (command !== "list-tools" && command !== "call") throw new UsageError(command ? `Unknown command "${command}".` : "Missing command.");
+  let rest = rest0;
+  let call: { tool: string; args: Record<string, unknown> } | undefined;
+  if (command === "call") {
+    const [tool, json, ...more] = rest0;
+    if (!tool || json === undefined) throw new UsageError("call wants a tool name and its arguments as a JSON object, then the server.");
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch (error) {
+      throw new UsageError(`The arguments are not JSON: ${messageOf(error)}.`);
+    }
+    const args = CallArgs.safeParse(value);
+    if (!args.success) throw new UsageError(`The arguments must be a JSON object, like '{"message": "hi"}'.`);
+    call = { tool, args: args.data };
+    rest = more;
+  }
   const target: string[] = [];
   const headers: Record<string, McpValue> = {};
   const env: Record<string, McpValue> = {};
@@ -79,7 +118,8 @@ export function parseArgs(argv: string[]): Parsed {
   const transport = /^https?:\/\//i.test(first)
     ? { type: "http" as const, url: first, headers, ...(bearer ? { bearerTokenEnv: bearer } : {}) }
     : { type: "stdio" as const, command: first, args, env, ...(cwd ? { cwd } : {}) };
-  return { config: { name, transport, startupTimeoutMs: timeoutMs }, timeoutMs, json };
+  const config = { name, transport, startupTimeoutMs: timeoutMs, callTimeoutMs: timeoutMs };
+  return call ? { command: "call", ...call, config, timeoutMs, json } : { command: "list-tools", config, timeoutMs, json };
 }
 
 interface Out { write(text: string): unknown }
@@ -93,12 +133,21 @@ export async function main(argv: string[], out: Out = process.stdout, err: Out =
     err.write(`${error.message}\n\n${USAGE}\n`);
     return 2;
   }
+  if (parsed.command === "conformance") {
+    const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+    if (!scenario) {
+      err.write("conformance needs MCP_CONFORMANCE_SCENARIO (the conformance suite sets it).\n");
+      return 2;
+    }
+    return runConformance({ url: parsed.url, scenario, context: process.env.MCP_CONFORMANCE_CONTEXT }, err);
+  }
   const checked = McpServerConfig.safeParse(parsed.config);
   if (!checked.success) {
     err.write(`${formatIssues(checked.error, { root: "config", separator: "\n" })}\n`);
     return 2;
   }
   const config = checked.data;
+  if (parsed.command === "call") return callOne(config, parsed.tool, parsed.args, parsed.json, out, err);
   const scope = createScope("mcp-cli", { slowDisposeMs: Infinity });
   const signal = AbortSignal.timeout(parsed.timeoutMs);
   let handle: TransportHandle | undefined;
@@ -121,6 +170,28 @@ export async function main(argv: string[], out: Out = process.stdout, err: Out =
   } finally {
     await client.close().catch(() => undefined);
     await scope.dispose().catch(() => undefined);
+  }
+}
+
+/** `call`: one tool call through the bridge; the model's rendering on stdout (or the canonical JSON), the outcome on stderr. */
+async function callOne(config: McpServerConfig, tool: string, args: Record<string, unknown>, json: boolean, out: Out, err: Out): Promise<number> {
+  let bridge;
+  try {
+    bridge = await openBridge(config);
+  } catch (error) {
+    err.write(`Could not start ${describeTarget(config)}: ${messageOf(error)}\n`);
+    return 1;
+  }
+  try {
+    const outcome = await bridge.call(tool, args);
+    out.write(json ? `${JSON.stringify(outcome.canonical, null, 2)}\n` : `${outcome.rendered}\n`);
+    err.write(`${tool}: ${outcome.status} in ${Math.round(outcome.durationMs)} ms${outcome.error ? ` (${outcome.error.code})` : ""}.\n`);
+    return outcome.status === "ok" ? 0 : 1;
+  } catch (error) {
+    err.write(`${messageOf(error)}\n`);
+    return 1;
+  } finally {
+    await bridge.close();
   }
 }
 
