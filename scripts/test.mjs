@@ -1,4 +1,4 @@
-// `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest), e2e (Playwright in Debian Chromium).
+// `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest), MCP conformance, e2e (Playwright in Debian Chromium).
 import { chromiumPath, ensureChromium, ensureDependencies, ensureSystemTools, root, run, step } from "./lib.mjs";
 
 ensureDependencies();
@@ -10,6 +10,8 @@ step("Lint (oxlint, zero warnings)");
 run("npm", ["run", "--silent", "lint"]);
 step("Build, typecheck, unit and integration tests (turbo)");
 run("npx", ["turbo", "run", "build", "typecheck", "test", "--output-logs=new-only", ...process.argv.slice(2)]);
+step("MCP conformance: the suite's client scenarios against Seam's MCP client");
+run("node", ["scripts/conformance.mjs"]);
 step("End-to-end tests (Playwright, Chromium)");
 run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], { env: { CHROMIUM_PATH: chromiumPath() } });
 console.log(`\n✓ All tests passed (${root}).`);
