@@ -109,6 +109,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     capabilities: capabilityOverview([model.status, permissions.status, workspace.status, shell.status, checkpoints.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
     processes: processesApi,
     mcp: mcp.api,
+    mcpOAuth: mcp.oauth,
     web: web.api,
     skills: skills.api,
     lsp: lsp.api,

@@ -5,6 +5,11 @@ import type { Outages } from "./outage.js";
 import type { ServerState } from "./server-state.js";
 import { DEFAULT_LIMITS, fetchTools, type FetchLimits, type McpTool } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
+import { isAuthError } from "./oauth/provider.js";
+
+/** The server answered 401 and no stored token helps (MCP-11): no retries until someone signs in. */
+export const needsAuthorization = (name: string, cause?: unknown) =>
+  new HostError("denied:mcp", `The MCP server "${name}" requires you to sign in: open its Authorization tab on the MCP page and press Authorize.`, { reason: "needs_authorization" }, { cause });
 
 const MAX_INSTRUCTIONS_CHARS = 32_768;
 
@@ -42,6 +47,7 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
         s.timers.stop("startup");
         const reason = conn.abort.signal.aborted && isHostError(conn.abort.signal.reason) ? conn.abort.signal.reason : error;
         if (!(await deps.outages.end(conn))) throw closeBarrierError(name, s.policy.closeBarrierMs);
+        if (isAuthError(reason)) throw needsAuthorization(name, reason);
         throw isHostError(reason) ? reason : new HostError("unavailable:mcp", `Could not connect to the MCP server "${name}": ${messageOf(reason)}`, { reason: "connect_failed" }, { cause: reason });
       } finally {
         if (s.opening === conn) s.opening = undefined;

@@ -15,4 +15,8 @@ export const mcpRouter = {
   importPreview: procedure.input(McpImportInput).mutation(({ ctx, input }) => ctx.host.mcp.importPreview(input.json)),
   importApply: procedure.input(McpImportApplyInput).mutation(({ ctx, input }) => ctx.host.mcp.importApply(input.json, input.names)),
   export: procedure.query(({ ctx }) => ctx.host.mcp.exportJson()),
+  /** OAuth (MCP-11): the Authorization tab. */
+  authStatus: procedure.input(McpServerRef).query(({ ctx, input }) => ctx.host.mcpOAuth.status(input.name)),
+  authorize: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcpOAuth.authorize(input.name)),
+  signOut: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcpOAuth.signOut(input.name)),
 } satisfies TRPCRouterRecord;
