@@ -81,7 +81,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   };
   const oauthApi: OAuthApi = {
     status: (name) => oauth.status(configFor(name)),
-    authorize: (name) => oauth.authorize(configFor(name)),
+    authorize: async (name) => oauth.authorize(configFor(name)),
     async signOut(name) {
       const config = configFor(name);
       oauth.signOut(config);
