@@ -256,7 +256,9 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
         }
         return res;
       };
-      return { authProvider: provider(config, "connect", onConnectRedirect(config, session)), fetch: watching, stepUpPending: () => session.stepUp !== undefined };
+      // Following needs the connection's own state registered; a browser sign-in gets a fresh one from Authorize.
+      const makeState = interaction === "follow" ? () => beginFlow(config) : newState;
+      return { authProvider: provider(config, "connect", onConnectRedirect(config, session), makeState), fetch: watching, stepUpPending: () => session.stepUp !== undefined };
     },
 
     /** Loads the SDK part; `transportParts` needs it (the hub awaits it with its other modules). */
@@ -272,15 +274,6 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     stepUpPending(config: McpServerConfig): boolean {
       const t = httpOf(config);
       return t ? sessionOf(config.name, t.url).stepUp !== undefined : false;
-    },
-
-    /** Marks the server as needing authorization after its connection was refused. */
-    refused(config: McpServerConfig, reason?: string) {
-      const t = httpOf(config);
-      if (!t) return;
-      const s = sessionOf(config.name, t.url);
-      s.needs ??= reason ?? "The server requires you to sign in. Press Authorize to sign in in a new tab.";
-      changed(config.name);
     },
 
     /** "Authorize": builds the authorization URL (discovery, registration, PKCE, state bound to the server). */

@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpServerConfig } from "@seam/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScope, type Scope } from "../../src/core/scope.js";
+import { createOAuthManager } from "../../src/mcp/oauth/manager.js";
+import { idTokenSubject } from "../../src/mcp/oauth/id-token.js";
+import { createOAuthSecretStore } from "../../src/mcp/oauth/secret-store.js";
+import { transportFactory } from "../../src/mcp/transport.js";
+import { startOAuthMcpFixture, type OAuthMcpFixture } from "../../../../packages/testkit/src/index.js";
+
+/**
+ * The non-interactive mode (MCP-11): the authorization URL is followed with `fetch` (no browser) and the
+ * redirect completed in-process through the same state checks as the host's callback, as the conformance
+ * client does; then a new connection uses the stored tokens.
+ */
+let fx: OAuthMcpFixture;
+let dir: string;
+let scope: Scope;
+beforeAll(async () => {
+  fx = await startOAuthMcpFixture({ subject: "carol@example.test" });
+  dir = mkdtempSync(join(tmpdir(), "seam-oauth-"));
+  scope = createScope("oauth-follow");
+});
+afterAll(async () => {
+  await scope.dispose();
+  await fx.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(file: string) {
+  const config = McpServerConfig.parse({ name: "conf", transport: { type: "http", url: fx.url } });
+  const store = createOAuthSecretStore(file);
+  const authorized: string[] = [];
+  const manager = createOAuthManager({ store, lookup: () => undefined, configOf: () => config, onAuthorized: (n) => authorized.push(n), interaction: "follow", warn: () => {} });
+  manager.setCallbackOrigin("http://127.0.0.1:9");
+  return { config, store, manager, authorized, make: transportFactory(() => undefined, (c) => manager.transportParts(c)) };
+}
+
+describe("non-interactive OAuth (follow the redirect with fetch)", () => {
+  it("signs in on the first connection's 401, then the next connection uses the token", async () => {
+    const file = join(dir, "follow.json");
+    const { config, store, manager, authorized, make } = setup(file);
+    await manager.load();
+    const first = new Client({ name: "t", version: "0" });
+    await expect(first.connect(make(scope, config).transport)).rejects.toThrow(/Unauthorized/);
+    expect(authorized).toEqual(["conf"]);
+    expect(store.get("conf", fx.url)?.tokens).toBeDefined();
+    expect(store.get("conf", fx.url)?.verifier).toBeUndefined();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = new Client({ name: "t", version: "0" });
+    await second.connect(make(scope, config).transport);
+    const result = await second.callTool({ name: "whoami", arguments: {} });
+    expect(JSON.stringify(result.content)).toContain("subject=carol@example.test");
+    await second.close();
+    expect(manager.status(config)).toMatchObject({ state: "signed_in", signedInAs: "carol@example.test", registration: "dynamic" });
+  });
+
+  it("a denied authorization fails the connection with the reason and stores no token", async () => {
+    const { config, store, manager, authorized, make } = setup(join(dir, "deny.json"));
+    await manager.load();
+    fx.as.deny = true;
+    try {
+      const client = new Client({ name: "t", version: "0" });
+      await expect(client.connect(make(scope, config).transport)).rejects.toThrow(/Access was denied/);
+    } finally {
+      fx.as.deny = false;
+    }
+    expect(authorized).toEqual([]);
+    expect(store.get("conf", fx.url)?.tokens).toBeUndefined();
+    expect(manager.status(config).lastError).toContain("Access was denied");
+  });
+});
+
+describe("the OAuth record in the secrets file", () => {
+  it("keeps the user's own keys, binds the record to the URL, and stays 0600", () => {
+    const file = join(dir, "secrets.json");
+    writeFileSync(file, JSON.stringify({ DEEPSEEK_API_KEY: "sk-keep" }), { mode: 0o600 });
+    const store = createOAuthSecretStore(file);
+    store.update("s", "http://a/mcp", { verifier: "v1" });
+    expect(store.get("s", "http://a/mcp")?.verifier).toBe("v1");
+    expect(store.get("s", "http://b/mcp")).toBeUndefined();
+    store.update("s", "http://b/mcp", { verifier: "v2" });
+    expect(store.get("s", "http://a/mcp")).toBeUndefined();
+    store.clear("s", ["verifier"]);
+    expect(store.get("s", "http://b/mcp")).toEqual({ url: "http://b/mcp" });
+    store.clear("s");
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ DEEPSEEK_API_KEY: "sk-keep" });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses a secrets file other users can read, and changes nothing", () => {
+    const file = join(dir, "open.json");
+    writeFileSync(file, "{}", { mode: 0o644 });
+    const store = createOAuthSecretStore(file);
+    expect(() => store.update("s", "http://a/mcp", { verifier: "v" })).toThrow(/chmod 600/);
+    expect(readFileSync(file, "utf8")).toBe("{}");
+  });
+
+  it("reads who signed in from an id_token, and ignores garbage", () => {
+    const token = (claims: object) => `x.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
+    expect(idTokenSubject(token({ sub: "u1" }))).toBe("u1");
+    expect(idTokenSubject(token({ sub: "u1", email: "u@x.test" }))).toBe("u@x.test");
+    expect(idTokenSubject("not a jwt")).toBeNull();
+    expect(idTokenSubject(undefined)).toBeNull();
+  });
+});
