@@ -3,6 +3,7 @@ import type { McpServerView } from "@seam/shared";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ServerTools } from "./server-tools";
+import { ServerAuthorization } from "./server-authorization";
 
 /**
  * One server's detail: what it is (info, generation, timeouts, last error), then a tab per surface — tools (with
@@ -34,10 +35,17 @@ export function ServerDetail({ server }: { server: McpServerView }) {
         </p>
       )}
 
-      <Tabs defaultValue="tools" className="flex flex-col gap-3">
+      {server.status.state === "needs_authorization" && (
+        <p data-testid="mcp-needs-authorization" className="rounded-lg bg-warning-soft px-3 py-2 text-[12.5px] leading-relaxed text-warning">
+          <span className="font-medium">Needs authorization:</span> <span className="text-foreground/85">{server.status.reason}</span>
+        </p>
+      )}
+
+      <Tabs defaultValue={server.status.state === "needs_authorization" ? "authorization" : "tools"} className="flex flex-col gap-3">
         <TabsList data-testid="mcp-detail-tabs" className="self-start">
           <TabsTrigger value="tools">Tools{tools.length > 0 ? ` (${tools.length})` : ""}</TabsTrigger>
           <TabsTrigger value="stderr">stderr</TabsTrigger>
+          {server.config.transport.type === "http" && <TabsTrigger value="authorization" data-testid="mcp-tab-authorization">Authorization</TabsTrigger>}
         </TabsList>
         <TabsContent value="tools">
           <ServerTools server={server} />
@@ -53,6 +61,11 @@ export function ServerDetail({ server }: { server: McpServerView }) {
               </pre>
             </section>
         </TabsContent>
+        {server.config.transport.type === "http" && (
+          <TabsContent value="authorization">
+            <ServerAuthorization server={server} />
+          </TabsContent>
+        )}
       </Tabs>
     </div>
   );
