@@ -40,7 +40,7 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
   const status = useQuery({
     ...trpc.mcp.authStatus.queryOptions({ name }),
     // While a sign-in is open in another tab, look for its outcome.
-    refetchInterval: (q) => (q.state.data?.pending || opened ? 1_500 : false),
+    refetchInterval: (q) => (q.state.data?.pending || (opened && q.state.data?.state !== "signed_in") ? 1_500 : false),
   });
   const { refetch } = status;
   useEffect(() => {
@@ -67,9 +67,6 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
   };
 
   const s = status.data;
-  useEffect(() => {
-    if (s?.state === "signed_in" && !s.pending) setOpened(null);
-  }, [s?.state, s?.pending]);
 
   if (!s) {
     return <p className="text-[12.5px] text-muted-foreground">{status.error ? status.error.message : "Loading…"}</p>;
