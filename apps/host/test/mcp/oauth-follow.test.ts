@@ -75,6 +75,34 @@ describe("non-interactive OAuth (follow the redirect with fetch)", () => {
   });
 });
 
+describe("non-interactive step-up", () => {
+  it("a 403 naming a larger scope (error only in the body) leads to a new authorization with that scope", async () => {
+    const strict = await startOAuthMcpFixture({ stepUpErrorInBodyOnly: true });
+    try {
+      const config = McpServerConfig.parse({ name: "strict", transport: { type: "http", url: strict.url } });
+      const store = createOAuthSecretStore(join(dir, "step-up.json"));
+      const manager = createOAuthManager({ store, lookup: () => undefined, configOf: () => config, onAuthorized: () => {}, interaction: "follow", warn: () => {} });
+      manager.setCallbackOrigin("http://127.0.0.1:9");
+      await manager.load();
+      const make = transportFactory(() => undefined, (c) => manager.transportParts(c));
+      await expect(new Client({ name: "t", version: "0" }).connect(make(scope, config).transport)).rejects.toThrow(/Unauthorized/);
+      const client = new Client({ name: "t", version: "0" });
+      await client.connect(make(scope, config).transport);
+      expect(strict.as.stats.lastScope).toBe("mcp:read");
+      await expect(client.callTool({ name: "admin-echo", arguments: {} })).rejects.toThrow(/Unauthorized/);
+      expect(strict.as.stats.lastScope).toBe("mcp:read mcp:admin");
+      expect(manager.status(config).scopes).toEqual(["mcp:read", "mcp:admin"]);
+      const again = new Client({ name: "t", version: "0" });
+      await again.connect(make(scope, config).transport);
+      expect(JSON.stringify((await again.callTool({ name: "admin-echo", arguments: {} })).content)).toContain("admin ok");
+      await client.close();
+      await again.close();
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe("the OAuth record in the secrets file", () => {
   it("keeps the user's own keys, binds the record to the URL, and stays 0600", () => {
     const file = join(dir, "secrets.json");

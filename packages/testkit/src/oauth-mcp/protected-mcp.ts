@@ -8,6 +8,8 @@ export interface OAuthMcpFixtureOptions extends AuthorizationServerOptions {
   baseScope?: string;
   /** The extra scope the `admin-echo` tool needs (403 insufficient_scope without it). Default `mcp:admin`. */
   adminScope?: string;
+  /** The 403 names the scope but leaves `error="insufficient_scope"` to the JSON body (as some servers do). */
+  stepUpErrorInBodyOnly?: boolean;
 }
 
 /**
@@ -95,7 +97,7 @@ export async function startOAuthMcpFixture(opts: OAuthMcpFixtureOptions = {}): P
       if (calls.some((m) => m.method === "tools/call" && m.params?.name === "admin-echo") && !token.scopes.includes(adminScope)) {
         record({ authorized: true, status: 403, tokenSeq: token.seq });
         res.writeHead(403, {
-          "www-authenticate": `Bearer error="insufficient_scope", scope="${baseScope} ${adminScope}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+          "www-authenticate": `Bearer ${opts.stepUpErrorInBodyOnly ? "" : 'error="insufficient_scope", '}scope="${baseScope} ${adminScope}", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
           "content-type": "application/json",
         });
         return res.end(JSON.stringify({ error: "insufficient_scope" }));

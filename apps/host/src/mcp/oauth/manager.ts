@@ -247,9 +247,15 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
         const res = await doFetch(input, init);
         if (res.status === 403) {
           const challenge = res.headers.get("www-authenticate") ?? "";
-          if (/error="?insufficient_scope/.test(challenge)) {
-            const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
-            if (scope) session.stepUp = scope;
+          const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
+          if (scope && /error="?insufficient_scope/.test(challenge)) session.stepUp = scope;
+          else if (scope && /^\s*Bearer\b/i.test(challenge) && !/error=/.test(challenge)) {
+            // A 403 naming the scope it needs but no `error` (some servers put it in the body only) is a step-up
+            // too: say so in the header, so the SDK's step-up path handles it like the spelled-out form.
+            session.stepUp = scope;
+            const headers = new Headers(res.headers);
+            headers.set("www-authenticate", `${challenge}, error="insufficient_scope"`);
+            return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
           }
         } else if (res.status === 401 && !session.needs && deps.store.get(config.name, t.url)?.tokens === undefined) {
           changed(config.name);
