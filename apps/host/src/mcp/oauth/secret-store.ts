@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { readSecretsFile } from "../../llm/secrets.js";
@@ -41,7 +41,23 @@ export const recordKey = (name: string) => `mcp-oauth:${name}`;
  * so two writes in this process never interleave. Nothing here logs a value.
  */
 export function createOAuthSecretStore(file: string): OAuthSecretStore {
-  const readAll = () => readSecretsFile(file) ?? {};
+  // Every MCP request asks for the token: the parsed file is reused while its inode, size, mtime and mode are unchanged.
+  let cache: { stamp: string; all: Record<string, string> } | undefined;
+  const stampOf = () => {
+    try {
+      const st = statSync(file);
+      return `${st.ino}:${st.size}:${st.mtimeMs}:${st.mode}`;
+    } catch {
+      return "absent";
+    }
+  };
+  const readAll = (): Record<string, string> => {
+    const stamp = stampOf();
+    if (cache?.stamp === stamp) return { ...cache.all };
+    const all = readSecretsFile(file) ?? {};
+    cache = { stamp, all };
+    return { ...all };
+  };
   const writeAll = (all: Record<string, string>) => {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -49,6 +65,7 @@ export function createOAuthSecretStore(file: string): OAuthSecretStore {
       writeFileSync(tmp, JSON.stringify(all, null, 2) + "\n", { mode: 0o600, flag: "wx" });
       chmodSync(tmp, 0o600);
       renameSync(tmp, file);
+      cache = undefined;
     } finally {
       rmSync(tmp, { force: true });
     }
