@@ -16,7 +16,21 @@ export const McpOAuthSettings = z.strictObject({
   clientMetadataUrl: z.url({ protocol: /^https$/, error: "Enter an https URL with a path, e.g. https://example.com/seam-client.json" }).max(URL_MAX).optional(),
   /** Scopes to ask for when neither the server's challenge nor its metadata names any (space-separated). */
   scope: z.string().trim().max(2_000).optional(),
-}).refine((o) => !o.clientSecretEnv || o.clientId, { message: "A client secret needs the client id it belongs to", path: ["clientSecretEnv"] });
+  /**
+   * `authorization_code` (when absent): a person signs in in the browser. `client_credentials` (SEP-1046): a machine
+   * client with no person, authenticated by `clientSecretEnv` (client_secret_basic/post) or `privateKeyEnv` (private_key_jwt).
+   */
+  grant: z.enum(["authorization_code", "client_credentials"]).optional(),
+  /** private_key_jwt: where the PEM (PKCS#8) private key is read from (env var or secrets-file key); never stored. */
+  privateKeyEnv: envVarName("MY_SERVER_CLIENT_KEY").optional(),
+  /** The JWT signing algorithm of `privateKeyEnv`'s key (ES256 when absent). */
+  signingAlgorithm: z.enum(["ES256", "ES384", "RS256", "RS384", "PS256"]).optional(),
+})
+  .refine((o) => !o.clientSecretEnv || o.clientId, { message: "A client secret needs the client id it belongs to", path: ["clientSecretEnv"] })
+  .refine((o) => !o.privateKeyEnv || o.clientId, { message: "A private key needs the client id it belongs to", path: ["privateKeyEnv"] })
+  .refine((o) => o.grant !== "client_credentials" || (o.clientId && (o.clientSecretEnv || o.privateKeyEnv)), {
+    message: "client_credentials needs clientId and either clientSecretEnv or privateKeyEnv", path: ["grant"],
+  });
 export type McpOAuthSettings = z.infer<typeof McpOAuthSettings>;
 
 /** Where a server stands with OAuth (MCP-11), for the Authorization tab. Never carries a token. */

@@ -136,3 +136,53 @@ describe("the OAuth record in the secrets file", () => {
     expect(idTokenSubject(undefined)).toBeNull();
   });
 });
+
+describe("client_credentials (SEP-1046): a machine client, no browser", () => {
+  async function connectAs(oauth: Record<string, unknown>, secrets: Record<string, string>, fixture: OAuthMcpFixture, file: string) {
+    const config = McpServerConfig.parse({ name: "machine", transport: { type: "http", url: fixture.url, oauth } });
+    const store = createOAuthSecretStore(file);
+    const manager = createOAuthManager({ store, lookup: (n) => secrets[n], configOf: () => config, onAuthorized: () => {}, warn: () => {} });
+    manager.setCallbackOrigin("http://127.0.0.1:9");
+    await manager.load();
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(transportFactory(() => undefined, (c) => manager.transportParts(c))(scope, config).transport);
+    const whoami = JSON.stringify((await client.callTool({ name: "whoami", arguments: {} })).content);
+    await client.close();
+    return { whoami, status: manager.status(config), manager, config, file };
+  }
+
+  it("client_secret_basic: the first 401 gets a token at once, with the challenge's scope", async () => {
+    const fixture = await startOAuthMcpFixture({ clients: [{ id: "machine-1", secret: "s3cret-value" }] });
+    try {
+      const r = await connectAs({ grant: "client_credentials", clientId: "machine-1", clientSecretEnv: "MACHINE_SECRET" }, { MACHINE_SECRET: "s3cret-value" }, fixture, join(dir, "cc.json"));
+      expect(r.whoami).toContain("subject=machine-1");
+      expect(fixture.as.stats).toMatchObject({ clientCredentialsGrants: 1, registrations: 0, authorizations: 0, lastScope: "mcp:read" });
+      expect(r.status).toMatchObject({ state: "signed_in", signedInAs: "machine-1", registration: "pre_registered" });
+      expect(readFileSync(r.file, "utf8")).not.toContain("s3cret-value");
+      await expect(r.manager.authorize(r.config)).rejects.toThrow(/machine client/);
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it("private_key_jwt: a signed assertion instead of a secret", async () => {
+    const { exportJWK, exportPKCS8, generateKeyPair } = await import("jose");
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const fixture = await startOAuthMcpFixture({ clients: [{ id: "jwt-client", publicKey: { ...(await exportJWK(publicKey)), alg: "ES256" } }] });
+    try {
+      const pem = await exportPKCS8(privateKey);
+      const r = await connectAs({ grant: "client_credentials", clientId: "jwt-client", privateKeyEnv: "MACHINE_KEY" }, { MACHINE_KEY: pem }, fixture, join(dir, "jwt.json"));
+      expect(r.whoami).toContain("subject=jwt-client");
+      expect(fixture.as.stats.clientCredentialsGrants).toBe(1);
+      expect(readFileSync(r.file, "utf8")).not.toContain("PRIVATE KEY");
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it("a client_credentials config without a credential is refused in words", () => {
+    const r = McpServerConfig.safeParse({ name: "m", transport: { type: "http", url: "https://x.example/mcp", oauth: { grant: "client_credentials", clientId: "m" } } });
+    expect(r.success).toBe(false);
+    expect(JSON.stringify(r.error?.issues)).toContain("client_credentials needs clientId and either clientSecretEnv or privateKeyEnv");
+  });
+});

@@ -21,6 +21,11 @@ export interface AuthorizationServerOptions {
   tokenLifetimeSec?: number;
   /** The scopes the server advertises. */
   scopesSupported?: string[];
+  /**
+   * Pre-registered clients (no dynamic registration needed): with a `secret` (client_secret_basic/post), or with a
+   * `publicKey` (JWK) whose private key signs a private_key_jwt assertion (aud = issuer). Either may use client_credentials.
+   */
+  clients?: { id: string; secret?: string; publicKey?: Record<string, unknown> }[];
 }
 
 /**
@@ -32,7 +37,7 @@ export interface AuthorizationServerOptions {
 export interface AuthorizationServer {
   readonly issuer: string;
   /** What happened, for assertions. */
-  readonly stats: { registrations: number; authorizations: number; codeGrants: number; refreshGrants: number; rejectedTokenRequests: number; lastResource: string | null; lastScope: string | null };
+  readonly stats: { registrations: number; authorizations: number; codeGrants: number; refreshGrants: number; clientCredentialsGrants: number; rejectedTokenRequests: number; lastResource: string | null; lastScope: string | null };
   /** The authorize endpoint answers `error=access_denied` while this is set. */
   deny: boolean;
   subject: string;
@@ -75,7 +80,8 @@ const idToken = (issuer: string, subject: string, audience: string) =>
   `${b64url(Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })))}.${b64url(Buffer.from(JSON.stringify({ iss: issuer, sub: subject, aud: audience, iat: Math.floor(Date.now() / 1000) })))}.`;
 
 export async function startAuthorizationServer(opts: AuthorizationServerOptions = {}): Promise<AuthorizationServer> {
-  const clients = new Map<string, { redirectUris: string[]; secret?: string }>();
+  const clients = new Map<string, { redirectUris: string[]; secret?: string; publicKey?: Record<string, unknown> }>();
+  for (const c of opts.clients ?? []) clients.set(c.id, { redirectUris: [], secret: c.secret, publicKey: c.publicKey });
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; scopes: string[]; resource: string | null; subject: string; expiresAt: number }>();
   const tokens = new Map<string, IssuedToken>();
   const refreshTokens = new Map<string, { clientId: string; scopes: string[]; resource: string | null; subject: string }>();
@@ -86,7 +92,7 @@ export async function startAuthorizationServer(opts: AuthorizationServerOptions 
     get issuer() {
       return issuer;
     },
-    stats: { registrations: 0, authorizations: 0, codeGrants: 0, refreshGrants: 0, rejectedTokenRequests: 0, lastResource: null, lastScope: null },
+    stats: { registrations: 0, authorizations: 0, codeGrants: 0, refreshGrants: 0, clientCredentialsGrants: 0, rejectedTokenRequests: 0, lastResource: null, lastScope: null },
     deny: false,
     subject: opts.subject ?? "alice@example.test",
     tokenLifetimeSec: opts.tokenLifetimeSec ?? 3600,
@@ -116,7 +122,20 @@ export async function startAuthorizationServer(opts: AuthorizationServerOptions 
     json(res, 400, { error, error_description: description });
   };
 
-  const clientOf = (req: IncomingMessage, form: URLSearchParams): string | undefined => {
+  const clientOf = async (req: IncomingMessage, form: URLSearchParams): Promise<string | undefined> => {
+    if (form.get("client_assertion_type") === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") {
+      const { decodeJwt, importJWK, jwtVerify } = await import("jose");
+      const assertion = form.get("client_assertion") ?? "";
+      const id = String(decodeJwt(assertion).iss ?? "");
+      const c = clients.get(id);
+      if (!c?.publicKey) return undefined;
+      try {
+        const { payload } = await jwtVerify(assertion, await importJWK(c.publicKey, String(c.publicKey.alg ?? "ES256")), { audience: [issuer, `${issuer}/`] });
+        return payload.sub === id ? id : undefined;
+      } catch {
+        return undefined;
+      }
+    }
     const basic = req.headers.authorization;
     if (basic?.startsWith("Basic ")) {
       const [id, secret] = Buffer.from(basic.slice(6), "base64").toString("utf8").split(":").map(decodeURIComponent);
@@ -139,8 +158,8 @@ export async function startAuthorizationServer(opts: AuthorizationServerOptions 
     if (req.method === "GET" && url.pathname === "/.well-known/oauth-authorization-server") {
       return json(res, 200, {
         issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, registration_endpoint: `${issuer}/register`,
-        response_types_supported: ["code"], grant_types_supported: ["authorization_code", "refresh_token"], code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"], scopes_supported: opts.scopesSupported ?? ["mcp:read", "mcp:admin"],
+        response_types_supported: ["code"], grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"], code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"], token_endpoint_auth_signing_alg_values_supported: ["ES256"], scopes_supported: opts.scopesSupported ?? ["mcp:read", "mcp:admin"],
       });
     }
     if (req.method === "POST" && url.pathname === "/register") {
@@ -184,7 +203,7 @@ export async function startAuthorizationServer(opts: AuthorizationServerOptions 
     }
     if (req.method === "POST" && url.pathname === "/token") {
       const form = new URLSearchParams(await readBody(req));
-      const clientId = clientOf(req, form);
+      const clientId = await clientOf(req, form);
       if (!clientId) return json(res, 401, { error: "invalid_client", error_description: "unknown client" });
       if (form.get("grant_type") === "authorization_code") {
         const code = codes.get(form.get("code") ?? "");
@@ -204,7 +223,16 @@ export async function startAuthorizationServer(opts: AuthorizationServerOptions 
         as.stats.refreshGrants++;
         return json(res, 200, issue(clientId, grant.scopes, grant.resource, grant.subject));
       }
-      return tokenError(res, "unsupported_grant_type", "only authorization_code and refresh_token");
+      if (form.get("grant_type") === "client_credentials") {
+        const c = clients.get(clientId)!;
+        if (c.secret === undefined && c.publicKey === undefined) return tokenError(res, "unauthorized_client", "a public client cannot use client_credentials");
+        as.stats.clientCredentialsGrants++;
+        as.stats.lastScope = form.get("scope");
+        const scopes = (form.get("scope") ?? "").split(/\s+/).filter(Boolean);
+        const { refresh_token: _none, id_token: _noId, ...rest } = issue(clientId, scopes, form.get("resource"), clientId);
+        return json(res, 200, rest);
+      }
+      return tokenError(res, "unsupported_grant_type", "only authorization_code, refresh_token and client_credentials");
     }
     json(res, 404, { error: "not_found" });
   }

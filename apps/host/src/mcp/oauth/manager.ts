@@ -107,6 +107,16 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     return value;
   };
 
+  const privateKey = (config: McpServerConfig) => () => {
+    const env = httpOf(config)?.oauth?.privateKeyEnv;
+    if (!env) return undefined;
+    const value = deps.lookup(env);
+    if (value === undefined) {
+      throw new HostError("bad_input:mcp", `The OAuth private key of "${config.name}" needs ${env}, which is neither set in the host's environment nor in $SEAM_HOME/secrets.json.`, { reason: "missing_env", variable: env });
+    }
+    return value;
+  };
+
   const newState = () => randomBytes(24).toString("base64url");
 
   function provider(config: McpServerConfig, mode: ProviderMode, onRedirect: (url: URL) => Promise<void>, makeState: () => string = newState): SeamOAuthProvider {
@@ -120,6 +130,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       store: deps.store,
       session,
       clientSecret: clientSecret(config),
+      privateKey: privateKey(config),
       now,
       mode,
       onRedirect,
@@ -257,8 +268,10 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
             headers.set("www-authenticate", `${challenge}, error="insufficient_scope"`);
             return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
           }
-        } else if (res.status === 401 && !session.needs && deps.store.get(config.name, t.url)?.tokens === undefined) {
-          changed(config.name);
+        } else if (res.status === 401) {
+          // The scope the challenge names (SEP-835): a client_credentials request asks for it.
+          const scope = /scope="([^"]*)"/.exec(res.headers.get("www-authenticate") ?? "")?.[1];
+          if (scope) session.scope = scope;
         }
         return res;
       };
@@ -286,6 +299,9 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     async authorize(config: McpServerConfig): Promise<McpAuthorizeResult> {
       const t = httpOf(config);
       if (!t) throw new HostError("bad_input:mcp", `"${config.name}" runs over stdio; OAuth applies to Streamable HTTP servers only.`, { reason: "not_http" });
+      if (t.oauth?.grant === "client_credentials") {
+        throw new HostError("bad_input:mcp", `"${config.name}" signs in as a machine client (client_credentials), with no browser: it gets its token when it connects. Restart it to get a new one.`, { reason: "client_credentials" });
+      }
       if (!usesOAuth(config)) {
         throw new HostError("bad_input:mcp", `"${config.name}" sends its own Authorization (bearerTokenEnv or an Authorization header). Remove it to sign in with OAuth instead.`, { reason: "static_authorization" });
       }

@@ -3,7 +3,8 @@
  * call, and how the SDK reports "authorization needed". Everything else in `mcp/oauth/` works on Seam's
  * own types, so moving to the v2 client packages touches this file only.
  */
-import { auth, UnauthorizedError, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, UnauthorizedError, type AddClientAuthentication, type OAuthClientProvider, type OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { McpOAuthSettings } from "@seam/shared";
@@ -23,6 +24,8 @@ export interface ProviderContext {
   session: OAuthSession;
   /** The pre-registered client's secret, read at use (env, then secrets file); never stored. */
   clientSecret(): string | undefined;
+  /** The pre-registered client's private key (PEM) for private_key_jwt, read at use; never stored. */
+  privateKey(): string | undefined;
   now(): number;
   mode: ProviderMode;
   /** The SDK built an authorization URL (state and PKCE included): open it, follow it, or note it. */
@@ -46,8 +49,13 @@ export const scopeCovers = (granted: string | undefined, wanted: string | undefi
 export class SeamOAuthProvider implements OAuthClientProvider {
   constructor(private readonly ctx: ProviderContext) {}
 
-  get redirectUrl(): string {
-    return this.ctx.redirectUrl;
+  /** A machine client (client_credentials, SEP-1046) has no person and no redirect. */
+  private get machine(): boolean {
+    return this.ctx.settings?.grant === "client_credentials";
+  }
+
+  get redirectUrl(): string | undefined {
+    return this.machine ? undefined : this.ctx.redirectUrl;
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -56,14 +64,33 @@ export class SeamOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const secret = this.ctx.settings?.clientId ? this.ctx.clientSecret() : undefined;
+    const machine = this.machine;
     return {
       client_name: "Seam",
-      redirect_uris: [this.ctx.redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: secret ? "client_secret_basic" : "none",
+      redirect_uris: machine ? [] : [this.ctx.redirectUrl],
+      grant_types: machine ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+      response_types: machine ? [] : ["code"],
+      token_endpoint_auth_method: this.ctx.settings?.privateKeyEnv ? "private_key_jwt" : secret ? "client_secret_basic" : "none",
       ...(this.ctx.settings?.scope ? { scope: this.ctx.settings.scope } : {}),
     };
+  }
+
+  /** client_credentials: the token request; undefined keeps the SDK's authorization_code exchange. */
+  prepareTokenRequest(): URLSearchParams | undefined {
+    if (!this.machine) return undefined;
+    const params = new URLSearchParams({ grant_type: "client_credentials" });
+    const scope = this.ctx.session.stepUp ?? this.ctx.session.scope ?? this.ctx.settings?.scope;
+    if (scope) params.set("scope", scope);
+    return params;
+  }
+
+  /** private_key_jwt: a signed client assertion replaces the client secret at the token endpoint. */
+  get addClientAuthentication(): AddClientAuthentication | undefined {
+    const { settings } = this.ctx;
+    if (!settings?.privateKeyEnv || !settings.clientId) return undefined;
+    const key = this.ctx.privateKey();
+    if (!key) return undefined;
+    return createPrivateKeyJwtAuth({ issuer: settings.clientId, subject: settings.clientId, privateKey: key, alg: settings.signingAlgorithm ?? "ES256" });
   }
 
   state(): string {

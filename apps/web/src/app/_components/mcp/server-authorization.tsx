@@ -72,15 +72,18 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
     return <p className="text-[12.5px] text-muted-foreground">{status.error ? status.error.message : "Loading…"}</p>;
   }
   const busy = authorize.isPending || signOut.isPending;
+  const machine = server.config.transport.type === "http" && server.config.transport.oauth?.grant === "client_credentials";
   return (
     <section data-testid="mcp-auth" data-auth-state={s.state} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-[13px] font-semibold">Authorization</h3>
         <StateBadge look={LOOK[s.state]} data-testid="mcp-auth-state" />
         <div className="ml-auto flex gap-2">
-          <Button size="sm" variant={s.state === "needs_authorization" ? "default" : "outline"} disabled={busy} onClick={start} data-testid="mcp-authorize">
-            <KeyRoundIcon /> {s.state === "signed_in" ? "Re-authorize" : "Authorize"}
-          </Button>
+          {!machine && (
+            <Button size="sm" variant={s.state === "needs_authorization" ? "default" : "outline"} disabled={busy} onClick={start} data-testid="mcp-authorize">
+              <KeyRoundIcon /> {s.state === "signed_in" ? "Re-authorize" : "Authorize"}
+            </Button>
+          )}
           {s.state === "signed_in" && (
             <Button size="sm" variant="outline" disabled={busy} onClick={() => signOut.mutate({ name })} data-testid="mcp-sign-out">
               <LogOutIcon /> Sign out
@@ -90,6 +93,11 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
       </div>
 
       {s.reason && <p data-testid="mcp-auth-reason" className="text-[12.5px] text-foreground/85">{s.reason}</p>}
+      {machine && (
+        <p className="text-[12.5px] text-muted-foreground">
+          A machine client (client credentials): Seam gets its token from the authorization server when it connects; no browser sign-in.
+        </p>
+      )}
       {opened && s.state !== "signed_in" && (
         <p data-testid="mcp-auth-pending" className="text-[12.5px] text-muted-foreground">
           Finish signing in in the new tab; this page updates when it is done. If no tab opened,{" "}
