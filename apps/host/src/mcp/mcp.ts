@@ -49,6 +49,8 @@ export interface Deps {
   registry: ToolRegistry;
   /** Resolves the env references of server configs (SEC-2): env first, then the 0600 secrets file (where OAuth tokens live too). */
   secrets: Pick<SecretSource, "get" | "file">;
+  /** The host's HTTP origin as configured, until `oauth.listening` reports the real one (MCP-11). */
+  callbackOrigin?: string;
   /** OAuth options for tests and the non-interactive mode (MCP-11). */
   oauth?: Pick<Parameters<typeof createOAuthManager>[0], "interaction" | "now" | "fetch">;
 }
@@ -65,6 +67,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     configOf,
     onAuthorized: (name) => void service?.restart(name).catch((error: unknown) => console.error(`[mcp] ${name}: reconnecting after sign-in failed: ${messageOf(error)}`)),
   });
+  if (deps.callbackOrigin) oauth.setCallbackOrigin(deps.callbackOrigin);
   const hub = createHub(scope, {
     registry: deps.registry, lookup,
     oauth: async () => {
