@@ -218,7 +218,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     }
     const error = params.get("error");
     if (error) {
-      const description = params.get("error_description");
+      const description = params.get("error_description")?.slice(0, 300);
       const why = error === "access_denied" ? "Access was denied" : `The authorization server answered "${error}"`;
       return fail(400, `${why}${description ? `: ${description}` : ""}. Nothing was saved; try Authorize again.`);
     }
