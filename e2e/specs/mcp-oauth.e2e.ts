@@ -71,4 +71,31 @@ test.describe("MCP OAuth (MCP-11)", () => {
     await expect(page.getByTestId("message-assistant").last()).toContainText("It says:");
     expect(fx.requests.some((r) => r.authorized && r.status === 200)).toBe(true);
   });
+
+  test("sign out disconnects; a denied sign-in is explained on the callback page and the server page", async ({ page, context }) => {
+    await page.goto(host.url("/mcp"));
+    const row = serverRow(page, "secure");
+    await expect(row).toHaveAttribute("data-state", "ready", { timeout: 20_000 });
+    await row.getByTestId("mcp-server-expand").click();
+    await page.getByTestId("mcp-tab-authorization").click();
+    await page.getByTestId("mcp-sign-out").click();
+    await expect(row).toHaveAttribute("data-state", "needs_authorization", { timeout: 20_000 });
+    await expect(page.getByTestId("mcp-auth")).toHaveAttribute("data-auth-state", "needs_authorization");
+    expect(readFileSync(join(host.home, "secrets.json"), "utf8")).not.toContain("access_token");
+
+    fx.as.deny = true;
+    try {
+      const popupPromise = context.waitForEvent("page");
+      await page.getByTestId("mcp-authorize").click();
+      const popup = await popupPromise;
+      await popup.waitForURL(/\/oauth\/callback\?/, { timeout: 20_000 });
+      await expect(popup.getByTestId("oauth-callback-title")).toHaveText("Sign-in failed");
+      await expect(popup.getByTestId("oauth-callback-message")).toContainText("Access was denied: The user said no");
+      await popup.close();
+    } finally {
+      fx.as.deny = false;
+    }
+    await expect(page.getByTestId("mcp-auth-error")).toContainText("Access was denied", { timeout: 10_000 });
+    await page.screenshot({ path: test.info().outputPath("mcp-oauth-denied.png"), fullPage: true });
+  });
 });

@@ -40,7 +40,7 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
   const status = useQuery({
     ...trpc.mcp.authStatus.queryOptions({ name }),
     // While a sign-in is open in another tab, look for its outcome.
-    refetchInterval: (q) => (q.state.data?.pending || (opened && q.state.data?.state !== "signed_in") ? 1_500 : false),
+    refetchInterval: (q) => (q.state.data?.pending ? 1_500 : false),
   });
   const { refetch } = status;
   useEffect(() => {
@@ -98,7 +98,7 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
           A machine client (client credentials): Seam gets its token from the authorization server when it connects; no browser sign-in.
         </p>
       )}
-      {opened && s.state !== "signed_in" && (
+      {opened && s.pending && (
         <p data-testid="mcp-auth-pending" className="text-[12.5px] text-muted-foreground">
           Finish signing in in the new tab; this page updates when it is done. If no tab opened,{" "}
           <a href={opened} target="_blank" rel="noopener noreferrer" className="text-primary underline underline-offset-4">open the sign-in page</a>.
