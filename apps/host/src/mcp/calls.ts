@@ -34,9 +34,9 @@ function callFailure(conn: Connection, name: string, rawName: string, error: unk
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return new HostError("unavailable:mcp", `The connection to the MCP server "${name}" was lost during the call to ${rawName}.`, { reason: "generation_unavailable" }, { cause: error });
   }
-  if (isAuthError(error)) {
+  if (isAuthError(error) && conn.handle.stepUpPending) {
     // A step-up keeps the connection (other tools still work); otherwise the sign-in is gone: reconnect, which shows "needs authorization".
-    if (conn.handle.stepUpPending?.()) {
+    if (conn.handle.stepUpPending()) {
       return new HostError("denied:mcp", `The MCP server "${name}" needs more permissions for ${rawName}. Ask the user to sign in again on the server's Authorization tab (MCP page), then retry.`, { reason: "needs_authorization" }, { cause: error });
     }
     lost("the server requires a new sign-in");

@@ -6,6 +6,7 @@ import type { ServerState } from "./server-state.js";
 import { DEFAULT_LIMITS, fetchTools, type FetchLimits, type McpTool } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
 import { isAuthError } from "./oauth/provider.js";
+import { usesOAuth } from "./oauth/manager.js";
 
 /** The server answered 401 and no stored token helps (MCP-11): no retries until someone signs in. */
 export const needsAuthorization = (name: string, cause?: unknown) =>
@@ -47,7 +48,8 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
         s.timers.stop("startup");
         const reason = conn.abort.signal.aborted && isHostError(conn.abort.signal.reason) ? conn.abort.signal.reason : error;
         if (!(await deps.outages.end(conn))) throw closeBarrierError(name, s.policy.closeBarrierMs);
-        if (isAuthError(reason)) throw needsAuthorization(name, reason);
+        // With OAuth, a 401 waits for a sign-in; a configured static token that is refused stays an ordinary failure.
+        if (usesOAuth(config) && isAuthError(reason)) throw needsAuthorization(name, reason);
         throw isHostError(reason) ? reason : new HostError("unavailable:mcp", `Could not connect to the MCP server "${name}": ${messageOf(reason)}`, { reason: "connect_failed" }, { cause: reason });
       } finally {
         if (s.opening === conn) s.opening = undefined;

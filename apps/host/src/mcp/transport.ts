@@ -22,7 +22,7 @@ export interface TransportHandle {
    * process group exited. Resolves false when that cannot be proven. Memoized.
    */
   terminate(): Promise<boolean>;
-  /** HTTP with OAuth (MCP-11): a call was refused for lack of scope and a step-up sign-in is pending. */
+  /** Present only for HTTP with OAuth (MCP-11): a call was refused for lack of scope and a step-up sign-in is pending. */
   stepUpPending?(): boolean;
 }
 
@@ -74,7 +74,7 @@ export const transportFactory = (lookup: ValueLookup, oauth?: OAuthParts): Trans
       stderrTail: () => "",
       pid: () => undefined,
       terminate: () => (terminated ??= endSession(transport).then(() => transport.close()).then(() => true, () => true)),
-      stepUpPending: () => auth?.stepUpPending() ?? false,
+      ...(auth ? { stepUpPending: () => auth.stepUpPending() } : {}),
     };
   }
   const transport = new ChildTransport(scope, {

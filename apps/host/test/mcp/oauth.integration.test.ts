@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolCallItem } from "@seam/shared";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -228,6 +228,16 @@ describe("OAuth for Streamable HTTP MCP servers (MCP-11)", () => {
     expect(view("secure").toolsRegistered).toBe(false);
     expect(secretsText()).not.toContain(stored.tokens.access_token);
     expect(statSync(secretsFile()).mode & 0o777).toBe(0o600);
+  });
+
+  it("a server with its own bearer token that the server refuses is an ordinary failure, not an OAuth sign-in", async () => {
+    const all = JSON.parse(secretsText()) as Record<string, string>;
+    writeFileSync(secretsFile(), JSON.stringify({ ...all, WRONG_TOKEN: "not-a-token" }), { mode: 0o600 });
+    await host.mcp.add({ name: "static", transport: { type: "http", url: fx.url, bearerTokenEnv: "WRONG_TOKEN" } });
+    await waitState("static", "retrying");
+    expect(host.mcpOAuth.status("static")).toMatchObject({ state: "not_needed", reason: expect.stringContaining("sends its own Authorization") });
+    await expect(host.mcpOAuth.authorize("static")).rejects.toThrow(/sends its own Authorization/);
+    await host.mcp.remove("static");
   });
 
   it("Authorize refuses stdio and unknown servers with a clear error", async () => {
