@@ -75,6 +75,23 @@ describe("non-interactive OAuth (follow the redirect with fetch)", () => {
   });
 });
 
+describe("concurrent refreshes", () => {
+  it("two requests refused at once both go through after refreshing; the rotated refresh token does not sign Seam out", async () => {
+    const file = join(dir, "race.json");
+    const { config, store, manager, make } = setup(file);
+    await manager.load();
+    await new Client({ name: "t", version: "0" }).connect(make(scope, config).transport).catch(() => undefined);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(make(scope, config).transport);
+    fx.as.revokeAccessTokens();
+    const results = await Promise.allSettled([1, 2, 3].map(() => client.callTool({ name: "whoami", arguments: {} })));
+    expect(results.map((r) => (r.status === "rejected" ? String(r.reason) : r.status))).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+    expect(store.get("conf", fx.url)?.tokens).toBeDefined();
+    expect(manager.status(config).state).toBe("signed_in");
+    await client.close();
+  });
+});
+
 describe("non-interactive step-up", () => {
   it("a 403 naming a larger scope (error only in the body) leads to a new authorization with that scope", async () => {
     const strict = await startOAuthMcpFixture({ stepUpErrorInBodyOnly: true });

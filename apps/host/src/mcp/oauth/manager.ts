@@ -3,6 +3,7 @@ import type { McpAuthorizeResult, McpAuthStatus, McpServerConfig } from "@seam/s
 import { HostError, messageOf } from "../../core/errors.js";
 import type { ValueLookup } from "../transport.js";
 import { idTokenSubject } from "./id-token.js";
+import { dedupeRefreshes } from "./refresh-dedupe.js";
 import type { ProviderMode, SeamOAuthProvider } from "./provider.js";
 import type { OAuthSecretStore } from "./secret-store.js";
 import { authorizationServerOf, OAuthSession, resourceMetadataUrlOf } from "./session.js";
@@ -69,7 +70,8 @@ export function usesOAuth(config: McpServerConfig): boolean {
  */
 export function createOAuthManager(deps: OAuthManagerDeps) {
   const now = deps.now ?? Date.now;
-  const doFetch = deps.fetch ?? fetch;
+  // Every request of the OAuth flows (the SDK's token requests included) goes through it: one refresh per refresh token.
+  const doFetch = dedupeRefreshes(deps.fetch ?? fetch, deps.now);
   const warn = deps.warn ?? ((m: string) => console.error(`[mcp] ${m}`));
   const interaction = deps.interaction ?? "browser";
   const sessions = new Map<string, OAuthSession>();
@@ -255,7 +257,19 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       const t = httpOf(config)!;
       const session = sessionOf(config.name, t.url);
       const watching: typeof fetch = async (input, init) => {
-        const res = await doFetch(input, init);
+        let res = await doFetch(input, init);
+        if (res.status === 401) {
+          // Sent with a token another request has renewed meanwhile (concurrent calls): send it once more with the
+          // current one instead of starting another authorization (the SDK treats a second 401 as a failed sign-in).
+          const headers = new Headers(init?.headers);
+          const sent = headers.get("authorization");
+          const current = (deps.store.get(config.name, t.url)?.tokens as { access_token?: unknown } | undefined)?.access_token;
+          if (sent?.startsWith("Bearer ") && typeof current === "string" && sent !== `Bearer ${current}` && (init?.body === undefined || typeof init.body === "string")) {
+            await res.body?.cancel();
+            headers.set("authorization", `Bearer ${current}`);
+            res = await doFetch(input, { ...init, headers });
+          }
+        }
         if (res.status === 403) {
           const challenge = res.headers.get("www-authenticate") ?? "";
           const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
