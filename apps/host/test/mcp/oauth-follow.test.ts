@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -201,5 +201,23 @@ describe("client_credentials (SEP-1046): a machine client, no browser", () => {
     const r = McpServerConfig.safeParse({ name: "m", transport: { type: "http", url: "https://x.example/mcp", oauth: { grant: "client_credentials", clientId: "m" } } });
     expect(r.success).toBe(false);
     expect(JSON.stringify(r.error?.issues)).toContain("client_credentials needs clientId and either clientSecretEnv or privateKeyEnv");
+  });
+});
+
+describe("callback errors in words", () => {
+  it("a secrets file other users can read stops the sign-in with what to do, and stores nothing", async () => {
+    const file = join(dir, "loose.json");
+    writeFileSync(file, "{}", { mode: 0o600 });
+    const { config, store, manager } = setup(file);
+    await manager.load();
+    const { url } = await manager.authorize(config);
+    const back = new URL((await fetch(url, { redirect: "manual" })).headers.get("location")!);
+    chmodSync(file, 0o644);
+    const outcome = await manager.complete(back.searchParams);
+    expect(outcome).toMatchObject({ ok: false, name: "conf" });
+    expect(outcome.message).toContain("chmod 600");
+    chmodSync(file, 0o600);
+    expect(store.get("conf", fx.url)?.tokens).toBeUndefined();
+    expect(manager.status(config).lastError).toContain("chmod 600");
   });
 });

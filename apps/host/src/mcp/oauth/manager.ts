@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { McpAuthorizeResult, McpAuthStatus, McpServerConfig } from "@seam/shared";
-import { HostError, messageOf } from "../../core/errors.js";
+import { HostError, isHostError, messageOf } from "../../core/errors.js";
 import type { ValueLookup } from "../transport.js";
 import { idTokenSubject } from "./id-token.js";
 import { dedupeRefreshes } from "./refresh-dedupe.js";
@@ -233,9 +233,15 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
         serverUrl: t.url, authorizationCode: code, scope: session.stepUp ?? session.scope, resourceMetadataUrl: resourceMetadataUrlOf(session.discovery), fetchFn: doFetch,
       });
     } catch (e) {
+      // Seam's own problem (e.g. the secrets file is not 0600) says what to fix; anything else came from the token endpoint.
+      if (isHostError(e)) return fail(500, `Could not finish signing in: ${e.message}`);
       return fail(502, `The authorization server did not accept the sign-in: ${messageOf(e)}. Try Authorize again.`);
     } finally {
-      deps.store.clear(flow.name, ["verifier"]);
+      try {
+        deps.store.clear(flow.name, ["verifier"]);
+      } catch {
+        // The verifier is single-use anyway; an unwritable secrets file is what the message above reports.
+      }
     }
     session.needs = null;
     session.lastError = null;
