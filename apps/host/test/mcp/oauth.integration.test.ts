@@ -240,6 +240,12 @@ describe("OAuth for Streamable HTTP MCP servers (MCP-11)", () => {
     await host.mcp.remove("static");
   });
 
+  it("failOnStartupError does not refuse a server that only wants a sign-in", async () => {
+    await host.mcp.add({ name: "strict", failOnStartupError: true, transport: { type: "http", url: fx.url } });
+    await waitState("strict", "needs_authorization");
+    await host.mcp.remove("strict");
+  });
+
   it("Authorize refuses stdio and unknown servers with a clear error", async () => {
     await expect(host.mcpOAuth.authorize("nope")).rejects.toThrow(/No MCP server named "nope"/);
     await host.mcp.add({ name: "local", enabled: false, transport: { type: "stdio", command: process.execPath, args: [] } });
