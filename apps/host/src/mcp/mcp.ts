@@ -82,6 +82,13 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     if (!config) throw new HostError("not_found:mcp", `No MCP server named "${name}" is configured.`, { name });
     return config;
   };
+  const forget = (name: string) => {
+    try {
+      oauth.forget(name);
+    } catch (error) {
+      console.error(`[mcp] ${name}: could not delete its OAuth record from the secrets file: ${messageOf(error)}`);
+    }
+  };
   const oauthApi: OAuthApi = {
     status: (name) => oauth.status(configFor(name)),
     authorize: async (name) => oauth.authorize(configFor(name)),
@@ -97,14 +104,16 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   return {
     api: {
       ...service,
+      // A renamed server signs in again under its new name; the old name's record leaves the secrets file.
+      update: async (name, config) => {
+        const view = await svc.update(name, config);
+        if (view.config.name !== name) forget(name);
+        return view;
+      },
       // A removed server's tokens and registration leave the secrets file with it.
       remove: async (name) => {
         await svc.remove(name);
-        try {
-          oauth.forget(name);
-        } catch (error) {
-          console.error(`[mcp] ${name}: could not delete its OAuth record from the secrets file: ${messageOf(error)}`);
-        }
+        forget(name);
       },
     },
     oauth: oauthApi,

@@ -220,6 +220,23 @@ describe("OAuth for Streamable HTTP MCP servers (MCP-11)", () => {
     }
   });
 
+  it("renaming a server drops the old name's record; the new name signs in anew", async () => {
+    const short = await startOAuthMcpFixture();
+    try {
+      await host.mcp.add({ name: "before", transport: { type: "http", url: short.url } });
+      await waitState("before", "needs_authorization");
+      expect((await signIn("before")).status).toBe(200);
+      await waitState("before", "ready");
+      expect(JSON.parse(secretsText())["mcp-oauth:before"]).toBeDefined();
+      await host.mcp.update("before", { ...view("before").config, name: "after" });
+      await waitState("after", "needs_authorization");
+      expect(JSON.parse(secretsText())["mcp-oauth:before"]).toBeUndefined();
+      await host.mcp.remove("after");
+    } finally {
+      await short.close();
+    }
+  });
+
   it("sign out deletes the tokens from the secrets file and disconnects", async () => {
     const stored = JSON.parse(JSON.parse(secretsText())["mcp-oauth:secure"]) as { tokens: { access_token: string } };
     const status = await host.mcpOAuth.signOut("secure");
