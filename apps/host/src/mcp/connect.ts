@@ -6,7 +6,7 @@ import type { ServerState } from "./server-state.js";
 import { DEFAULT_LIMITS, fetchTools, type FetchLimits, type McpTool } from "./sync.js";
 import type { TransportFactory } from "./transport.js";
 import { isAuthError } from "./oauth/provider.js";
-import { usesOAuth } from "./oauth/manager.js";
+import { usesOAuth } from "./oauth/auth-status.js";
 
 /** The server answered 401 and no stored token helps (MCP-11): no retries until someone signs in. */
 export const needsAuthorization = (name: string, cause?: unknown) =>

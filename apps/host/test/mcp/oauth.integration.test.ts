@@ -258,8 +258,10 @@ describe("OAuth for Streamable HTTP MCP servers (MCP-11)", () => {
   });
 
   it("failOnStartupError does not refuse a server that only wants a sign-in", async () => {
-    await host.mcp.add({ name: "strict", failOnStartupError: true, transport: { type: "http", url: fx.url } });
+    const added = await host.mcp.add({ name: "strict", failOnStartupError: true, transport: { type: "http", url: fx.url } });
+    expect(added.config.name).toBe("strict");
     await waitState("strict", "needs_authorization");
+    expect(host.mcpOAuth.status("strict").state).toBe("needs_authorization");
     await host.mcp.remove("strict");
   });
 

@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { McpAuthorizeResult, McpAuthStatus, McpServerConfig } from "@seam/shared";
 import { HostError, isHostError, messageOf } from "../../core/errors.js";
 import type { ValueLookup } from "../transport.js";
-import { idTokenSubject } from "./id-token.js";
+import { authStatus, usesOAuth } from "./auth-status.js";
 import { dedupeRefreshes } from "./refresh-dedupe.js";
 import type { ProviderMode, SeamOAuthProvider } from "./provider.js";
 import type { OAuthSecretStore } from "./secret-store.js";
-import { authorizationServerOf, OAuthSession, resourceMetadataUrlOf } from "./session.js";
+import { OAuthSession, resourceMetadataUrlOf } from "./session.js";
+import { watchChallenges } from "./watch-fetch.js";
 
 /** provider.ts holds the MCP SDK: loaded with the first connection or sign-in, not at host start (#17). */
 type Sdk = typeof import("./provider.js");
@@ -55,12 +56,7 @@ export type OAuthManager = ReturnType<typeof createOAuthManager>;
 
 const httpOf = (config: McpServerConfig) => (config.transport.type === "http" ? config.transport : undefined);
 
-/** A server whose config already sends its own Authorization (bearerTokenEnv or a header) does not use OAuth. */
-export function usesOAuth(config: McpServerConfig): boolean {
-  const t = httpOf(config);
-  if (!t) return false;
-  return !t.bearerTokenEnv && !Object.keys(t.headers).some((h) => h.toLowerCase() === "authorization");
-}
+export { usesOAuth };
 
 /**
  * Seam's side of MCP authorization (MCP-11): one OAuth session per server, the providers its connections
@@ -262,39 +258,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       if (!usesOAuth(config)) return undefined;
       const t = httpOf(config)!;
       const session = sessionOf(config.name, t.url);
-      const watching: typeof fetch = async (input, init) => {
-        let res = await doFetch(input, init);
-        if (res.status === 401) {
-          // Sent with a token another request has renewed meanwhile (concurrent calls): send it once more with the
-          // current one instead of starting another authorization (the SDK treats a second 401 as a failed sign-in).
-          const headers = new Headers(init?.headers);
-          const sent = headers.get("authorization");
-          const current = (deps.store.get(config.name, t.url)?.tokens as { access_token?: unknown } | undefined)?.access_token;
-          if (sent?.startsWith("Bearer ") && typeof current === "string" && sent !== `Bearer ${current}` && (init?.body === undefined || typeof init.body === "string")) {
-            await res.body?.cancel();
-            headers.set("authorization", `Bearer ${current}`);
-            res = await doFetch(input, { ...init, headers });
-          }
-        }
-        if (res.status === 403) {
-          const challenge = res.headers.get("www-authenticate") ?? "";
-          const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
-          if (scope && /error="?insufficient_scope/.test(challenge)) session.stepUp = scope;
-          else if (scope && /^\s*Bearer\b/i.test(challenge) && !/error=/.test(challenge)) {
-            // A 403 naming the scope it needs but no `error` (some servers put it in the body only) is a step-up
-            // too: say so in the header, so the SDK's step-up path handles it like the spelled-out form.
-            session.stepUp = scope;
-            const headers = new Headers(res.headers);
-            headers.set("www-authenticate", `${challenge}, error="insufficient_scope"`);
-            return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-          }
-        } else if (res.status === 401) {
-          // The scope the challenge names (SEP-835): a client_credentials request asks for it.
-          const scope = /scope="([^"]*)"/.exec(res.headers.get("www-authenticate") ?? "")?.[1];
-          if (scope) session.scope = scope;
-        }
-        return res;
-      };
+      const watching = watchChallenges(doFetch, session, () => (deps.store.get(config.name, t.url)?.tokens as { access_token?: unknown } | undefined)?.access_token);
       // Following needs the connection's own state registered; a browser sign-in gets a fresh one from Authorize.
       const makeState = interaction === "follow" ? () => beginFlow(config) : newState;
       return { authProvider: provider(config, "connect", onConnectRedirect(config, session), makeState), fetch: watching, stepUpPending: () => session.stepUp !== undefined };
@@ -368,38 +332,9 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     },
 
     status(config: McpServerConfig): McpAuthStatus {
-      const base: McpAuthStatus = {
-        name: config.name, state: "not_needed", reason: null, signedInAs: null, clientId: null, registration: null, scopes: [], expiresAt: null,
-        authorizationServer: null, pending: false, lastError: null,
-      };
       const t = httpOf(config);
-      if (!t) return { ...base, reason: "OAuth applies to Streamable HTTP servers only." };
-      if (!usesOAuth(config)) return { ...base, reason: "This server sends its own Authorization (bearerTokenEnv or an Authorization header)." };
-      const s = sessionOf(config.name, t.url);
-      let record;
-      try {
-        record = deps.store.get(config.name, t.url);
-      } catch (error) {
-        return { ...base, state: "needs_authorization", reason: messageOf(error), lastError: messageOf(error) };
-      }
-      const tokens = record?.tokens as { access_token?: string; scope?: string; id_token?: string; issuer?: string } | undefined;
-      const client = record?.client as { client_id?: string; issuer?: string } | undefined;
-      const clientId = t.oauth?.clientId ?? client?.client_id ?? null;
-      const registration = t.oauth?.clientId ? "pre_registered" : clientId && clientId === t.oauth?.clientMetadataUrl ? "metadata_document" : clientId ? "dynamic" : null;
-      const signedIn = typeof tokens?.access_token === "string";
-      return {
-        ...base,
-        state: s.needs ? "needs_authorization" : signedIn ? "signed_in" : "not_needed",
-        reason: s.needs,
-        signedInAs: signedIn ? idTokenSubject(tokens?.id_token) ?? clientId : null,
-        clientId,
-        registration,
-        scopes: (tokens?.scope ?? (signedIn ? s.scope : "") ?? "").split(/\s+/).filter(Boolean),
-        expiresAt: signedIn && record?.expiresAt ? new Date(record.expiresAt).toISOString() : null,
-        authorizationServer: tokens?.issuer ?? client?.issuer ?? authorizationServerOf(s.discovery) ?? null,
-        pending: s.pending !== null && s.pending.expiresAt > now(),
-        lastError: s.lastError,
-      };
+      const s = t ? sessionOf(config.name, t.url) : undefined;
+      return authStatus(config, s, () => deps.store.get(config.name, t!.url), now());
     },
   };
 }
