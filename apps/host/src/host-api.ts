@@ -7,7 +7,7 @@ import type { LiveSources } from "./core/live.js";
 import type { ProcessesApi } from "./core/process.js";
 import type { Api as ExtensionsApi } from "./extensions/extensions.js";
 import type { Api as LspApi } from "./lsp/lsp.js";
-import type { Api as McpApi } from "./mcp/mcp.js";
+import type { Api as McpApi, OAuthApi as McpOAuthApi } from "./mcp/mcp.js";
 import type { Api as PermissionsApi } from "./permissions/permissions.js";
 import type { Api as ModelApi } from "./settings/model.js";
 import type { Api as ShellApi } from "./shell/shell.js";
@@ -32,6 +32,8 @@ export interface HostApi {
   permissions: PermissionsApi;
   shell: ShellApi;
   checkpoints: CheckpointsApi;
+  /** OAuth of Streamable HTTP MCP servers (MCP-11): the Authorization tab and the loopback callback. */
+  mcpOAuth: McpOAuthApi;
   /** Every live topic's source (`live.stream`). */
   live: LiveSources;
   info(): HostInfo;

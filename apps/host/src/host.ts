@@ -33,6 +33,8 @@ export interface HostOptions {
   version: string;
   /** Receives a phase per step of start-up (default: the process's trace, printed by main.ts with SEAM_TRACE_STARTUP=1). */
   trace?: StartupTrace;
+  /** Where the HTTP server will listen (`http://127.0.0.1:<port>`), so OAuth redirect URIs are right before it does (MCP-11). */
+  callbackOrigin?: string;
 }
 
 /** The composition root: each capability gets its own scope, created in dependency order. */
@@ -70,7 +72,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   // The shell's bwrap probe is a child process (~0.1 s of waiting): the next capabilities are created meanwhile.
   const shellReady = trace.phase("create shell", () => Shell.create(scope.child("shell"), { registry, settings: db.store.settings, home: opts.home, env: opts.env }));
   shellReady.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
-  const mcp = await trace.phase("create mcp", () => Mcp.create(scope.child("mcp"), { db, registry, secrets, broker: permissions.broker }));
+  const mcp = await trace.phase("create mcp", () => Mcp.create(scope.child("mcp"), { db, registry, secrets, broker: permissions.broker, callbackOrigin: opts.callbackOrigin }));
   // Sessions are created below; these closures only run once a request names a session.
   const skills = await trace.phase("create skills", () => Skills.create(scope.child("skills"), {
     store: db.store, userHome: opts.env.HOME ?? homedir(), registry, hooks, workspaceOf: (id) => sessions.workspaceOf(id),
@@ -121,6 +123,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     capabilities: capabilityOverview([model.status, permissions.status, workspace.status, shell.status, checkpoints.status, web.status, lsp.status, mcp.status, skills.status, extensions.status]),
     processes: processesApi,
     mcp: mcp.api,
+    mcpOAuth: mcp.oauth,
     web: web.api,
     skills: skills.api,
     lsp: lsp.api,

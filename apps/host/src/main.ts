@@ -50,7 +50,7 @@ try {
   if (bind !== "127.0.0.1" && bind !== "::1" && bind !== "localhost") {
     console.error(`[host] warning: binding ${bind} exposes the host beyond this machine; the host token is the only guard.`);
   }
-  const host = await createHost(root, { home, env, version: VERSION });
+  const host = await createHost(root, { home, env, version: VERSION, callbackOrigin: port > 0 ? `http://127.0.0.1:${port}` : undefined });
   const token = loadHostToken(home);
   const policy = loopbackPolicy(token, [port, webPort], extraOrigins);
   const { port: actual } = await startupTrace.phase("server listen", () => serveTrpc(root, { host, policy, bind, port }));

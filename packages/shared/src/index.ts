@@ -27,6 +27,7 @@ export {
   McpServerState, McpToolInfo, McpServerView, McpApproval, MCP_POLICY_FIELDS, mcpToolEnabled, mcpToolApproval,
 } from "./mcp.js";
 export type { McpServerConfigInput } from "./mcp.js";
+export { McpOAuthSettings, McpAuthStatus, McpAuthorizeResult } from "./mcp-oauth.js";
 export {
   McpServerRef, McpUpdateInput, McpSetEnabledInput, McpSetToolInput, McpSetApprovalInput, MCP_IMPORT_MAX_CHARS, McpImportInput, McpImportApplyInput, McpFieldIssue,
   McpImportAction, McpImportEntry, McpImportPreview, McpImportResult, McpExport,

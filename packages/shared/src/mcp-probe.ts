@@ -29,6 +29,8 @@ export const McpProbeSeen = z.object({
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   protocolVersion: z.string().nullable(),
   toolCount: z.number().int(),
+  /** The server asks for OAuth (401): saved, it waits for a sign-in on its Authorization tab (MCP-11). */
+  needsAuthorization: z.boolean().optional(),
 });
 export type McpProbeSeen = z.infer<typeof McpProbeSeen>;
 

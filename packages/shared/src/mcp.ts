@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { atMostEntries, envVarName, URL_MAX } from "./limits.js";
+import { McpOAuthSettings } from "./mcp-oauth.js";
 
 const envName = envVarName("GITHUB_TOKEN");
 /** Most environment variables and headers in one server config. */
@@ -44,6 +45,8 @@ export const McpHttpTransport = z.strictObject({
     .superRefine(atMostEntries(MCP_HEADERS_MAX, "headers")).default({}).superRefine(secretsAsReferences("Header")),
   /** Sent as `Authorization: Bearer <value of this env var>`. */
   bearerTokenEnv: envName.optional(),
+  /** OAuth client settings (MCP-11): pre-registered client, metadata document, fallback scope. */
+  oauth: McpOAuthSettings.optional(),
 });
 
 export const McpTransport = z.discriminatedUnion("type", [McpStdioTransport, McpHttpTransport]);
@@ -87,6 +90,8 @@ export const McpServerState = z.discriminatedUnion("state", [
   z.object({ state: z.literal("retrying"), attempt: z.number().int(), maxAttempts: z.number().int(), nextRetryAt: z.string(), lastError: z.string() }),
   z.object({ state: z.literal("failed"), error: z.string() }),
   z.object({ state: z.literal("stopped") }),
+  /** The server answered 401 (MCP-11): no retries until someone signs in on the Authorization tab. */
+  z.object({ state: z.literal("needs_authorization"), reason: z.string() }),
 ]);
 export type McpServerState = z.infer<typeof McpServerState>;
 

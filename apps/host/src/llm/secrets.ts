@@ -37,7 +37,7 @@ export interface KeyStatus {
 
 export const SECRETS_FILE = "secrets.json";
 
-function readSecretsFile(file: string): Record<string, string> | undefined {
+export function readSecretsFile(file: string): Record<string, string> | undefined {
   let mode: number;
   try {
     mode = statSync(file).mode;

@@ -5,6 +5,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { Connection } from "./connection.js";
 import { requestToolCall, withRequestSignal } from "./client-surface.js";
 import type { CallContext } from "./surface-types.js";
+import { isAuthError } from "./oauth/provider.js";
 
 /** The refusal while no generation can serve calls: the model reads it and may try later (MCP-5). */
 export function notConnected(name: string, rawName: string, status: McpServerState): HostError {
@@ -35,6 +36,14 @@ function callFailure(conn: Connection, name: string, rawName: string, error: unk
   if (signal.aborted) return new HostError("closed:mcp", `The call to ${rawName} was cancelled.`, { reason: "cancelled" }, { cause: error });
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
     return new HostError("unavailable:mcp", `The connection to the MCP server "${name}" was lost during the call to ${rawName}.`, { reason: "generation_unavailable" }, { cause: error });
+  }
+  if (isAuthError(error) && conn.handle.stepUpPending) {
+    // A step-up keeps the connection (other tools still work); otherwise the sign-in is gone: reconnect, which shows "needs authorization".
+    if (conn.handle.stepUpPending()) {
+      return new HostError("denied:mcp", `The MCP server "${name}" needs more permissions for ${rawName}. Ask the user to sign in again on the server's Authorization tab (MCP page), then retry.`, { reason: "needs_authorization" }, { cause: error });
+    }
+    lost("the server requires a new sign-in");
+    return new HostError("denied:mcp", `The MCP server "${name}" requires a new sign-in, so ${rawName} did not run. Ask the user to press Authorize on the server's Authorization tab (MCP page).`, { reason: "needs_authorization" }, { cause: error });
   }
   if (error instanceof ProtocolError) {
     return new HostError("unavailable:mcp", `The MCP server "${name}" rejected the call to ${rawName}: ${error.message}`, { reason: "mcp_request_failed", rpcCode: error.code }, { cause: error });

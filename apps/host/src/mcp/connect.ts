@@ -9,6 +9,12 @@ import type { TransportFactory } from "./transport.js";
 import { setServerLogLevel, withRequestSignal } from "./client-surface.js";
 import type { ServerClient } from "./client-hub.js";
 import type { McpLogLevel } from "@seam/shared";
+import { isAuthError } from "./oauth/provider.js";
+import { usesOAuth } from "./oauth/auth-status.js";
+
+/** The server answered 401 and no stored token helps (MCP-11): no retries until someone signs in. */
+export const needsAuthorization = (name: string, cause?: unknown) =>
+  new HostError("denied:mcp", `The MCP server "${name}" requires you to sign in: open its Authorization tab on the MCP page and press Authorize.`, { reason: "needs_authorization" }, { cause });
 
 const MAX_INSTRUCTIONS_CHARS = 32_768;
 
@@ -64,6 +70,8 @@ export function createConnector(s: ServerState, deps: ConnectorDeps) {
         s.timers.stop("startup");
         const reason = conn.abort.signal.aborted && isHostError(conn.abort.signal.reason) ? conn.abort.signal.reason : error;
         if (!(await deps.outages.end(conn))) throw closeBarrierError(name, s.policy.closeBarrierMs);
+        // With OAuth, a 401 waits for a sign-in; a configured static token that is refused stays an ordinary failure.
+        if (usesOAuth(config) && isAuthError(reason)) throw needsAuthorization(name, reason);
         throw isHostError(reason) ? reason : new HostError("unavailable:mcp", `Could not connect to the MCP server "${name}": ${messageOf(reason)}`, { reason: "connect_failed" }, { cause: reason });
       } finally {
         if (s.opening === conn) s.opening = undefined;

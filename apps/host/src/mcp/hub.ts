@@ -5,7 +5,7 @@ import type { Disposer, Scope } from "../core/scope.js";
 import type { ToolRegistry } from "../agent/registry.js";
 import type { Clock, Supervisor, SupervisorPolicy } from "./supervisor.js";
 import type { FetchLimits } from "./sync.js";
-import type { TransportFactory, ValueLookup } from "./transport.js";
+import type { OAuthParts, TransportFactory, ValueLookup } from "./transport.js";
 import type { ClientHub } from "./client-hub.js";
 import type { LiveServer } from "./live-server.js";
 
@@ -50,6 +50,8 @@ export interface Deps {
   transport?: TransportFactory;
   /** Without `transport`: how the default transports resolve a config's env references. */
   lookup?: ValueLookup;
+  /** Without `transport`: OAuth for http servers (MCP-11), loaded with the other modules. */
+  oauth?: () => Promise<OAuthParts>;
   clock?: Clock;
   policy?: Partial<SupervisorPolicy>;
   limits?: Partial<Omit<FetchLimits, "signal">>;
@@ -127,6 +129,7 @@ export function create(scope: Scope, deps: Deps): Interface {
       const name = config.name;
       // The supervisor, the MCP SDK and ajv (~0.5 s of imports, ~30 MB) load with the first enabled server, not at host start.
       const modules = config.enabled ? await loadModules() : undefined;
+      const oauth = config.enabled && deps.oauth ? await deps.oauth() : undefined;
       if (scope.disposed) throw new HostError("closed:mcp", `Cannot start MCP server "${name}": the MCP hub is shut down.`);
       if (servers.has(name)) {
         throw new HostError("conflict:mcp", `An MCP server named "${name}" is already running; stop it first or choose another name.`, { reason: "duplicate_server" });
@@ -145,7 +148,7 @@ export function create(scope: Scope, deps: Deps): Interface {
         registry: deps.registry,
         log,
         onChange: () => changed(name),
-        transport: deps.transport ?? (deps.lookup ? modules!.transportFactory(deps.lookup) : undefined),
+        transport: deps.transport ?? (deps.lookup || deps.oauth ? modules!.transportFactory(deps.lookup ?? ((n) => process.env[n]), oauth) : undefined),
         clock: deps.clock,
         policy: deps.policy,
         limits: deps.limits,

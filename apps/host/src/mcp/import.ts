@@ -9,7 +9,7 @@ import { HostError } from "../core/errors.js";
  * looks like a credential becomes an env reference and the preview says which variable to set.
  *
  * Export writes, per server:
- *   stdio: {"command", "args", "env"?, "cwd"?}            http: {"type": "http", "url", "headers"?}
+ *   stdio: {"command", "args", "env"?, "cwd"?}            http: {"type": "http", "url", "headers"?, "oauth"?}
  *   env refs as "${NAME}" (Claude Code and Cursor expand these; Claude Desktop passes them literally),
  *   bearerTokenEnv as "Authorization": "Bearer ${NAME}", "disabled": true for disabled servers, and
  *   Seam-only settings that differ from the defaults under "seam": {failOnStartupError,
@@ -155,7 +155,7 @@ const envNameFor = (...parts: string[]) => {
 
 const KNOWN = new Set([
   "command", "args", "env", "cwd", "url", "serverUrl", "headers", "type", "transport", "disabled", "enabled", "timeout", "seam",
-  "disabledTools", "alwaysAllow", "autoApprove",
+  "disabledTools", "alwaysAllow", "autoApprove", "oauth",
 ]);
 const TRANSPORT_TYPES: Record<string, "stdio" | "http" | "sse"> = {
   stdio: "stdio", http: "http", "streamable-http": "http", streamablehttp: "http", streamable_http: "http", sse: "sse",
@@ -242,9 +242,10 @@ export function mapEntry(name: string, raw: unknown): Mapped {
       }
     }
     if (/\/sse\/?$/.test(url) && type === undefined) warnings.push("The URL ends in /sse, which usually means an SSE-only server; Seam will try Streamable HTTP.");
-    transport = { type: "http", url, headers: values("headers", isObj(headersRaw) ? rest : headersRaw), ...(bearerTokenEnv && { bearerTokenEnv }) };
+    transport = { type: "http", url, headers: values("headers", isObj(headersRaw) ? rest : headersRaw), ...(bearerTokenEnv && { bearerTokenEnv }), ...(raw.oauth !== undefined && { oauth: raw.oauth }) };
     if (raw.env !== undefined) warnings.push("Ignored env: it applies to stdio servers only.");
   } else {
+    if (raw.oauth !== undefined) warnings.push("Ignored oauth: it applies to HTTP servers only.");
     const args = raw.args;
     let list: string[] = [];
     if (Array.isArray(args)) {
@@ -419,6 +420,8 @@ export function exportServers(configs: readonly McpServerConfig[]): McpExport {
         env.add(t.bearerTokenEnv);
       }
       if (Object.keys(headers).length) entry.headers = headers;
+      // OAuth client settings (MCP-11): a client secret is only ever an env reference, so this holds no secret.
+      if (t.oauth) entry.oauth = t.oauth;
     }
     if (!c.enabled) entry.disabled = true;
     const seam: Obj = {};

@@ -26,10 +26,10 @@ export function createOutages(s: ServerState, reconnect: () => Promise<void>) {
     policy: restartPolicy(policy),
     clock: s.clock,
     start: reconnect,
-    isFatal: (error) => isHostError(error) && error.publicCode === "close_barrier",
+    isFatal: (error) => isHostError(error) && (error.publicCode === "close_barrier" || error.publicCode === "needs_authorization"),
     onRetry: ({ attempt, maxAttempts, delayMs }, error) =>
       s.setStatus({ state: "retrying", attempt, maxAttempts, nextRetryAt: new Date(s.clock.now() + delayMs).toISOString(), lastError: messageOf(error) }),
-    onGiveUp: (reason, error) => (reason === "fatal" ? barrierFailed(s) : exhausted(s, messageOf(error))),
+    onGiveUp: (reason, error) => (reason === "fatal" ? (isHostError(error) && error.publicCode === "needs_authorization" ? needsAuthorization(s, messageOf(error)) : barrierFailed(s)) : exhausted(s, messageOf(error))),
   });
 
   function goLive(conn: Connection) {
@@ -108,4 +108,11 @@ function barrierFailed(s: ServerState) {
   if (s.disposed) return;
   s.gens.unregister();
   s.setStatus({ state: "failed", error: `The previous connection did not close within ${s.policy.closeBarrierMs} ms; not reconnecting, to avoid running two copies of the server. Restart it to try again.` });
+}
+
+/** The server wants a sign-in (MCP-11): its tools go, nothing retries until a sign-in restarts it. */
+function needsAuthorization(s: ServerState, reason: string) {
+  if (s.disposed) return;
+  s.gens.unregister();
+  s.setStatus({ state: "needs_authorization", reason });
 }

@@ -4,6 +4,7 @@ import {
 } from "@seam/shared";
 import type { z } from "zod";
 import { createChanges } from "../core/changes.js";
+import { usesOAuth } from "./oauth/auth-status.js";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Database } from "../persistence/db.js";
@@ -216,6 +217,13 @@ export async function createMcpService(scope: Scope, deps: McpServiceDeps): Prom
       return seen;
     } catch (error) {
       const failure = probeFailureOf(error);
+      // A server that asks for OAuth answers 401 until someone signs in (MCP-11): it is saved and shows
+      // "needs authorization", with Authorize on its page — the try cannot sign in by itself.
+      if (failure?.reason === "unauthorized" && usesOAuth(config)) {
+        const seen: McpProbeSeen = { serverInfo: null, protocolVersion: null, toolCount: 0, needsAuthorization: true };
+        track(id, config.name, { state: "succeeded", seen });
+        return seen;
+      }
       track(id, config.name, { state: "failed", failure: failure ?? { step: "starting", reason: "failed", message: messageOf(error), stderrTail: "" } });
       throw error;
     }

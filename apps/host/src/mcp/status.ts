@@ -22,6 +22,7 @@ function problemOf(s: McpServerState): string {
     case "retrying": return `retrying ${s.attempt}/${s.maxAttempts} (${s.lastError})`;
     case "failed": return `failed: ${s.error}`;
     case "stopped": return "stopped: restart it on the MCP page";
+    case "needs_authorization": return "needs authorization: sign in on its Authorization tab";
     case "disabled":
     case "ready": return s.state;
   }

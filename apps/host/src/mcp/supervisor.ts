@@ -108,7 +108,9 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       try {
         await connector.attempt(true);
       } catch (error) {
-        if (config.failOnStartupError || s.disposed) throw error;
+        // A server that wants a sign-in is up and answering: it is kept (needs_authorization) so the user can sign in (MCP-11).
+        const signIn = error instanceof HostError && error.publicCode === "needs_authorization";
+        if ((config.failOnStartupError && !signIn) || s.disposed) throw error;
         log.warn(`mcp ${name}: startup failed, retrying in the background: ${messageOf(error)}`);
         outages.restarts.failed(error);
       }

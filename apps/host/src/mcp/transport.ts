@@ -1,5 +1,6 @@
 import type { McpServerConfig, McpValue } from "@seam/shared";
 import { serializeMessage, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { HostError, messageOf } from "../core/errors.js";
 import { groupAlive } from "../core/process-group.js";
 import { spawnChild, type ChildHandle, type SpawnOptions } from "../core/process.js";
@@ -19,6 +20,8 @@ export interface TransportHandle {
    * process group exited. Resolves false when that cannot be proven. Memoized.
    */
   terminate(): Promise<boolean>;
+  /** Present only for HTTP with OAuth (MCP-11): a call was refused for lack of scope and a step-up sign-in is pending. */
+  stepUpPending?(): boolean;
 }
 
 export type TransportFactory = (scope: Scope, config: McpServerConfig) => TransportHandle;
@@ -48,13 +51,20 @@ function resolveAll(values: Record<string, McpValue>, what: string, lookup: Valu
   return Object.fromEntries(Object.entries(values).map(([name, v]) => [name, resolveValue(v, `${what} ${name}`, lookup)]));
 }
 
+/** OAuth for one http connection (MCP-11, `oauth/manager.ts`): the SDK's provider and a fetch that notices step-up challenges. */
+export type OAuthParts = (config: McpServerConfig) => { authProvider: OAuthClientProvider; fetch: typeof fetch; stepUpPending(): boolean } | undefined;
+
 /** Builds the transport for one connection attempt (MCP-1, MCP-7); references are resolved through `lookup`. */
-export const transportFactory = (lookup: ValueLookup): TransportFactory => (scope, config) => {
+export const transportFactory = (lookup: ValueLookup, oauth?: OAuthParts): TransportFactory => (scope, config) => {
   const t = config.transport;
   if (t.type === "http") {
     const headers = resolveAll(t.headers, `Header`, lookup);
     if (t.bearerTokenEnv) headers.Authorization = `Bearer ${resolveValue({ fromEnv: t.bearerTokenEnv }, "The bearer token", lookup)}`;
-    const transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers } });
+    const auth = oauth?.(config);
+    const transport = new StreamableHTTPClientTransport(new URL(t.url), {
+      requestInit: { headers },
+      ...(auth ? { authProvider: auth.authProvider, fetch: auth.fetch } : {}),
+    });
     let terminated: Promise<boolean> | undefined;
     return {
       kind: "http",
@@ -62,6 +72,7 @@ export const transportFactory = (lookup: ValueLookup): TransportFactory => (scop
       stderrTail: () => "",
       pid: () => undefined,
       terminate: () => (terminated ??= endSession(transport).then(() => transport.close()).then(() => true, () => true)),
+      ...(auth ? { stepUpPending: () => auth.stepUpPending() } : {}),
     };
   }
   const transport = new ChildTransport(scope, {

@@ -1,10 +1,12 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { Scope } from "../core/scope.js";
 import type { HostApi } from "../host-api.js";
 import { refusal, type AuthPolicy } from "./auth.js";
 import { BODY_MAX_BYTES, BODY_TOO_LARGE } from "./limits.js";
 import { appRouter } from "./root.js";
+import { CALLBACK_PATH } from "../mcp/oauth/manager.js";
+import { callbackPage } from "../mcp/oauth/callback-page.js";
 
 export interface ServeOptions { host: HostApi; policy: AuthPolicy; bind: string; port: number }
 
@@ -25,6 +27,12 @@ export async function serveTrpc(scope: Scope, opts: ServeOptions): Promise<{ ser
     },
   });
   const server = createServer((req, res) => {
+    // The OAuth redirect lands here from the authorization server (MCP-11): no host token (it is a plain
+    // navigation), but the Host check applies, and the sign-in's single-use `state` is what authorizes it.
+    if (req.method === "GET" && (req.url === CALLBACK_PATH || req.url?.startsWith(`${CALLBACK_PATH}?`))) {
+      void serveOAuthCallback(req, res, opts);
+      return;
+    }
     const refused = refusal(req, opts.policy);
     if (refused) {
       res.writeHead(refused.status, { "content-type": "application/json" });
@@ -50,9 +58,30 @@ export async function serveTrpc(scope: Scope, opts: ServeOptions): Promise<{ ser
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : opts.port;
+  opts.host.mcpOAuth.listening(`http://127.0.0.1:${port}`);
   scope.add(() => new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
   }), "trpc:server");
   return { server, port };
+}
+
+/** `GET /oauth/callback?code&state` (or `?error&state`): finishes a sign-in and answers with a small page. */
+async function serveOAuthCallback(req: IncomingMessage, res: ServerResponse, opts: ServeOptions): Promise<void> {
+  const host = req.headers.host?.toLowerCase();
+  const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" };
+  if (!host || !opts.policy.hosts.has(host)) {
+    res.writeHead(421, headers);
+    res.end(callbackPage({ ok: false, status: 421, name: null, message: `Host "${host ?? ""}" is not allowed; the sign-in must come back to the loopback address Seam gave.` }));
+    return;
+  }
+  const params = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
+  try {
+    const outcome = await opts.host.mcpOAuth.callback(params);
+    res.writeHead(outcome.status, headers);
+    res.end(callbackPage(outcome));
+  } catch {
+    res.writeHead(500, headers);
+    res.end(callbackPage({ ok: false, status: 500, name: null, message: "Seam could not finish the sign-in. Try Authorize again." }));
+  }
 }

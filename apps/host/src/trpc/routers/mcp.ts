@@ -33,4 +33,8 @@ export const mcpRouter = {
   getPrompt: procedure.input(McpGetPromptInput).mutation(({ ctx, input }) => ctx.host.mcp.getPrompt(input.name, input.prompt, input.arguments)),
   promptCommands: procedure.query(({ ctx }) => ctx.host.mcp.promptCommands()),
   tryTool: procedure.input(McpTryToolInput).mutation(({ ctx, input }) => ctx.host.mcp.tryTool(input.name, input.tool, input.args)),
+  /** OAuth (MCP-11): the Authorization tab. */
+  authStatus: procedure.input(McpServerRef).query(({ ctx, input }) => ctx.host.mcpOAuth.status(input.name)),
+  authorize: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcpOAuth.authorize(input.name)),
+  signOut: procedure.input(McpServerRef).mutation(({ ctx, input }) => ctx.host.mcpOAuth.signOut(input.name)),
 } satisfies TRPCRouterRecord;

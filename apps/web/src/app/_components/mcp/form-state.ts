@@ -26,6 +26,8 @@ export interface ServerDraft {
   callTimeout: string;
   /** The tool policy (MCP-8), edited in the server's tool table, not in the form: carried through an edit unchanged. */
   policy: Pick<McpServerConfig, "enabledTools" | "disabledTools" | "approval" | "toolApproval"> | null;
+  /** An HTTP server's OAuth client settings (MCP-11), set through Import JSON: carried through an edit unchanged. */
+  oauth?: Extract<McpServerConfig["transport"], { type: "http" }>["oauth"];
 }
 
 /** Field → message. Rows use `env:<id>` / `headers:<id>`. */
@@ -52,7 +54,7 @@ export function draftFrom(c: McpServerConfig): ServerDraft {
   if (c.transport.type === "stdio") {
     return { ...d, transport: "stdio", command: c.transport.command, args: c.transport.args.join("\n"), cwd: c.transport.cwd ?? "", env: rowsFrom(c.transport.env) };
   }
-  return { ...d, transport: "http", url: c.transport.url, headers: rowsFrom(c.transport.headers), bearerTokenEnv: c.transport.bearerTokenEnv ?? "" };
+  return { ...d, transport: "http", url: c.transport.url, headers: rowsFrom(c.transport.headers), bearerTokenEnv: c.transport.bearerTokenEnv ?? "", oauth: c.transport.oauth };
 }
 
 /** A header name as an env var name: `X-Api-Key` → `X_API_KEY`. */
@@ -96,6 +98,7 @@ export function parseDraft(d: ServerDraft, taken: readonly string[]): { ok: true
       url: d.url.trim(),
       headers: rows("headers", d.headers),
       ...(d.bearerTokenEnv.trim() && { bearerTokenEnv: d.bearerTokenEnv.trim() }),
+      ...(d.oauth && { oauth: d.oauth }),
     };
   const candidate = {
     name: d.name,

@@ -38,6 +38,7 @@ export function savedText(result: Pick<McpSaveResult, "config" | "probe">, verb:
   if (!result.config.enabled) return `${verb} "${name}" (disabled: it does not start until you enable it).`;
   const p = result.probe;
   if (!p) return `${verb} "${name}". Seam is starting it; its state is shown in the list.`;
+  if (p.needsAuthorization) return `${verb} "${name}": it asks you to sign in — open its Authorization tab and press Authorize.`;
   const who = p.serverInfo ? ` (${p.serverInfo.name} ${p.serverInfo.version})` : "";
   return `${verb} "${name}"${who}: ${plural(p.toolCount, "tool")} available.`;
 }

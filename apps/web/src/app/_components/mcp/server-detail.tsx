@@ -7,6 +7,7 @@ import { ServerLogs } from "./server-logs";
 import { ServerPrompts } from "./server-prompts";
 import { ServerResources } from "./server-resources";
 import { TryTool } from "./try-tool";
+import { ServerAuthorization } from "./server-authorization";
 
 /**
  * One server's detail: what it is (info, generation, timeouts, last error), then a tab per surface — tools (with
@@ -41,7 +42,13 @@ export function ServerDetail({ server }: { server: McpServerView }) {
         </p>
       )}
 
-      <Tabs defaultValue="tools" className="flex flex-col gap-3">
+      {server.status.state === "needs_authorization" && (
+        <p data-testid="mcp-needs-authorization" className="rounded-lg bg-warning-soft px-3 py-2 text-[12.5px] leading-relaxed text-warning">
+          <span className="font-medium">Needs authorization:</span> <span className="text-foreground/85">{server.status.reason}</span>
+        </p>
+      )}
+
+      <Tabs defaultValue={server.status.state === "needs_authorization" ? "authorization" : "tools"} className="flex flex-col gap-3">
         <TabsList data-testid="mcp-detail-tabs" className="self-start">
           <TabsTrigger value="tools">Tools{tools.length > 0 ? ` (${tools.length})` : ""}</TabsTrigger>
           <TabsTrigger value="stderr">stderr</TabsTrigger>
@@ -49,6 +56,7 @@ export function ServerDetail({ server }: { server: McpServerView }) {
           <TabsTrigger value="prompts" data-testid="mcp-tab-prompts">Prompts</TabsTrigger>
           <TabsTrigger value="try" data-testid="mcp-tab-try">Try a tool</TabsTrigger>
           <TabsTrigger value="logs" data-testid="mcp-logs-tab">Logs</TabsTrigger>
+          {server.config.transport.type === "http" && <TabsTrigger value="authorization" data-testid="mcp-tab-authorization">Authorization</TabsTrigger>}
         </TabsList>
         <TabsContent value="tools">
           <ServerTools server={server} />
@@ -76,6 +84,11 @@ export function ServerDetail({ server }: { server: McpServerView }) {
         <TabsContent value="logs">
           <ServerLogs name={server.config.name} />
         </TabsContent>
+        {server.config.transport.type === "http" && (
+          <TabsContent value="authorization">
+            <ServerAuthorization server={server} />
+          </TabsContent>
+        )}
       </Tabs>
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 import type { McpServerState } from "@seam/shared";
-import { CheckIcon, CircleOffIcon, CircleStopIcon, LoaderCircleIcon, RotateCwIcon, XIcon } from "lucide-react";
+import { CheckIcon, CircleOffIcon, CircleStopIcon, KeyRoundIcon, LoaderCircleIcon, RotateCwIcon, XIcon } from "lucide-react";
 import { Badge, StateBadge } from "@/components/ui/badge";
 import { Tip } from "@/components/ui/tooltip";
 import { useNow } from "@/lib/use-now";
@@ -37,5 +37,13 @@ export function McpStatusChip({ status }: { status: McpServerState }) {
       return <StateBadge look={{ tone: "neutral", icon: CircleOffIcon, label: "disabled" }} data-testid="mcp-status" />;
     case "stopped":
       return <StateBadge look={{ tone: "neutral", icon: CircleStopIcon, label: "stopped" }} data-testid="mcp-status" />;
+    case "needs_authorization":
+      return (
+        <Tip label={status.reason}>
+          <Badge tone="warning" data-testid="mcp-status">
+            <KeyRoundIcon /> needs authorization
+          </Badge>
+        </Tip>
+      );
   }
 }
