@@ -22,6 +22,29 @@ const SCENARIOS = [
   ["stable", "elicitation-sep1034-client-defaults"],
   ["stable", "sse-retry"],
   ["next", "json-schema-2020-12-preservation"],
+  // Every auth/* client scenario of 0.1.16 but cross-app-access-complete-flow (SEP-990, enterprise-managed
+  // authorization through an identity provider's token exchange), which Seam does not implement.
+  ["stable", "auth/metadata-default"],
+  ["stable", "auth/metadata-var1"],
+  ["stable", "auth/metadata-var2"],
+  ["stable", "auth/metadata-var3"],
+  ["stable", "auth/basic-cimd"],
+  ["stable", "auth/scope-from-www-authenticate"],
+  ["stable", "auth/scope-from-scopes-supported"],
+  ["stable", "auth/scope-omitted-when-undefined"],
+  ["stable", "auth/scope-step-up"],
+  ["stable", "auth/scope-retry-limit"],
+  ["stable", "auth/token-endpoint-auth-basic"],
+  ["stable", "auth/token-endpoint-auth-post"],
+  ["stable", "auth/token-endpoint-auth-none"],
+  ["stable", "auth/pre-registration"],
+  ["stable", "auth/2025-03-26-oauth-metadata-backcompat"],
+  ["stable", "auth/2025-03-26-oauth-endpoint-fallback"],
+  ["stable", "auth/resource-mismatch"],
+  ["stable", "auth/offline-access-scope"],
+  ["stable", "auth/offline-access-not-supported"],
+  ["stable", "auth/client-credentials-jwt"],
+  ["stable", "auth/client-credentials-basic"],
 ];
 
 function ensureNode22() {

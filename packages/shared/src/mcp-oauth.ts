@@ -25,6 +25,12 @@ export const McpOAuthSettings = z.strictObject({
   privateKeyEnv: envVarName("MY_SERVER_CLIENT_KEY").optional(),
   /** The JWT signing algorithm of `privateKeyEnv`'s key (ES256 when absent). */
   signingAlgorithm: z.enum(["ES256", "ES384", "RS256", "RS384", "PS256"]).optional(),
+  /**
+   * Accept authorization-server metadata whose `issuer` is not the URL it was fetched from (RFC 8414 §3.3). Some
+   * servers written for the 2025-03-26 revision publish such metadata; accepting it weakens the protection against
+   * mix-up attacks, so it is off unless set for one server.
+   */
+  allowIssuerMismatch: z.boolean().optional(),
 })
   .refine((o) => !o.clientSecretEnv || o.clientId, { message: "A client secret needs the client id it belongs to", path: ["clientSecretEnv"] })
   .refine((o) => !o.privateKeyEnv || o.clientId, { message: "A private key needs the client id it belongs to", path: ["privateKeyEnv"] })

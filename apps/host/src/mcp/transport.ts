@@ -64,6 +64,7 @@ export const transportFactory = (lookup: ValueLookup, oauth?: OAuthParts): Trans
     const transport = new StreamableHTTPClientTransport(new URL(t.url), {
       requestInit: { headers },
       ...(auth ? { authProvider: auth.authProvider, fetch: auth.fetch } : {}),
+      ...(auth && t.oauth?.allowIssuerMismatch && { skipIssuerMetadataValidation: true }),
     });
     let terminated: Promise<boolean> | undefined;
     return {

@@ -32,11 +32,14 @@ export async function runConformance(run: ConformanceRun, err: Out): Promise<num
     }
     context = parsed.data;
   }
-  void context;
   const timeoutMs = run.timeoutMs ?? 20_000;
+  const auth = run.scenario.startsWith("auth/") ? oauthFor(run.scenario, context) : undefined;
   let bridge: CliBridge;
   try {
-    bridge = await openBridge({ name: "conformance", transport: { type: "http", url: run.url, headers: {} }, startupTimeoutMs: timeoutMs, callTimeoutMs: timeoutMs });
+    bridge = await openBridge(
+      { name: "conformance", transport: { type: "http", url: run.url, headers: {}, ...(auth && { oauth: auth.settings }) }, startupTimeoutMs: timeoutMs, callTimeoutMs: timeoutMs },
+      auth ? { oauth: { secrets: auth.secrets } } : {},
+    );
   } catch (error) {
     err.write(`Could not connect to ${run.url}: ${messageOf(error)}\n`);
     return 1;
@@ -45,7 +48,16 @@ export async function runConformance(run: ConformanceRun, err: Out): Promise<num
     const steps = plan(run.scenario, bridge);
     let failed = 0;
     for (const step of steps) {
-      const outcome = await bridge.call(step.tool, step.args);
+      const before = bridge.signIns();
+      let outcome = await bridge.call(step.tool, step.args);
+      // A step-up (insufficient_scope) signs in again with more scope and reconnects: the call goes again with the
+      // new token once the server is back (a few tries while the old connection winds down).
+      for (let retry = 0; auth && retry < 5 && RETRYABLE.has(outcome.error?.code ?? ""); retry++) {
+        await bridge.signedInAfter(before, timeoutMs);
+        await new Promise((r) => setTimeout(r, 200));
+        await bridge.ready(timeoutMs);
+        outcome = await bridge.call(step.tool, step.args);
+      }
       err.write(`${step.tool}: ${outcome.status}${outcome.status === "ok" ? "" : ` — ${outcome.rendered}`}\n`);
       if (outcome.status !== "ok") failed++;
     }
@@ -55,6 +67,43 @@ export async function runConformance(run: ConformanceRun, err: Out): Promise<num
     await bridge.close();
   }
 }
+
+/**
+ * The URL-based client id (Client ID Metadata Document) the conformance suite's authorization servers expect from a
+ * client that uses one; an authorization server that does not support such documents gets a dynamic registration.
+ */
+export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+const SECRET = "MCP_CONFORMANCE_CLIENT_SECRET";
+const KEY = "MCP_CONFORMANCE_PRIVATE_KEY";
+
+/** OAuth settings from the scenario's context: a pre-registered client (secret or private key) or none. */
+function oauthFor(scenario: string, context: Record<string, unknown>): { settings: Record<string, unknown>; secrets: Record<string, string> } {
+  const str = (k: string) => (typeof context[k] === "string" ? (context[k] as string) : undefined);
+  const clientId = str("client_id");
+  const secret = str("client_secret");
+  const key = str("private_key_pem");
+  const secrets: Record<string, string> = {};
+  if (secret) secrets[SECRET] = secret;
+  if (key) secrets[KEY] = key;
+  // The 2025-03-26 scenarios publish metadata whose issuer differs from its URL, as servers of that revision may.
+  const legacy = scenario.startsWith("auth/2025-03-26") ? { allowIssuerMismatch: true } : {};
+  if (!clientId) return { settings: { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL, ...legacy }, secrets };
+  // The client-credentials scenarios (SEP-1046) want a machine client; the others a person's sign-in with these credentials.
+  const machine = scenario.startsWith("auth/client-credentials");
+  return {
+    settings: {
+      clientId,
+      ...(secret && { clientSecretEnv: SECRET }),
+      ...(key && { privateKeyEnv: KEY, signingAlgorithm: str("signing_algorithm") ?? "ES256" }),
+      ...(machine && { grant: "client_credentials" }),
+    },
+    secrets,
+  };
+}
+
+/** Call failures that a new sign-in can cure. */
+const RETRYABLE = new Set(["needs_authorization", "generation_unavailable"]);
 
 interface Step { tool: string; args: Record<string, unknown> }
 

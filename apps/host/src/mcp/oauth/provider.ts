@@ -49,6 +49,11 @@ export const scopeCovers = (granted: string | undefined, wanted: string | undefi
 export class SeamOAuthProvider implements OAuthClientProvider {
   constructor(private readonly ctx: ProviderContext) {}
 
+  /** The server's settings accept metadata whose issuer differs from where it was fetched (2025-03-26 servers). */
+  get allowIssuerMismatch(): boolean {
+    return this.ctx.settings?.allowIssuerMismatch === true;
+  }
+
   /** A machine client (client_credentials, SEP-1046) has no person and no redirect. */
   private get machine(): boolean {
     return this.ctx.settings?.grant === "client_credentials";
@@ -188,6 +193,7 @@ export function runAuth(provider: SeamOAuthProvider, opts: { serverUrl: string; 
     scope: opts.scope,
     resourceMetadataUrl: opts.resourceMetadataUrl ? new URL(opts.resourceMetadataUrl) : undefined,
     fetchFn: opts.fetchFn,
+    ...(provider.allowIssuerMismatch && { skipIssuerMetadataValidation: true }),
   });
 }
 
