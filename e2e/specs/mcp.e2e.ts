@@ -1,9 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { useHost } from "../fixtures/host.js";
 import { addStdioServer, EVERYTHING, mcpPid, serverRow } from "../fixtures/mcp.js";
 import { createSession, send } from "../fixtures/session.js";
+
+/** The 2026-07-28 test peer (v2 SDK server), run through tsx. */
+const MODERN = fileURLToPath(new URL("../../apps/host/test/fixture/mcp/modern.ts", import.meta.url));
 
 // The host inherits this; imported configs reference it instead of storing the pasted value (SEC-2).
 process.env.SEAM_E2E_MCP_TOKEN = "value-from-the-host-environment";
@@ -26,6 +30,8 @@ test.describe("MCP servers page (MCP-10, SEC-2, SEC-5)", () => {
     const tools = page.getByTestId("mcp-tools-table");
     await expect(tools.locator('[data-testid="mcp-tool-row"][data-public-name="mcp__everything__echo"]')).toBeVisible();
     await expect(tools.locator('[data-testid="mcp-tool-row"][data-public-name="mcp__everything__get-tiny-image"]')).toContainText("get-tiny-image");
+    // The protocol version negotiated with this 2025 server (MCP-14).
+    await expect(page.getByTestId("mcp-protocol-version")).toContainText("2025-11-25");
     await page.screenshot({ path: test.info().outputPath("mcp-page.png"), fullPage: true });
 
     await createSession(page, "MCP echo");
@@ -161,5 +167,16 @@ test.describe("MCP servers page (MCP-10, SEC-2, SEC-5)", () => {
     const states = await page.evaluate(() => (window as unknown as { mcpStates: string[] }).mcpStates);
     expect(states.indexOf("retrying")).toBeLessThan(states.lastIndexOf("ready"));
     expect(await mcpPid(host, "everything")).not.toBe(pid);
+  });
+
+  test("a 2026-07-28 server is spoken to in that revision, and the page says so (MCP-14)", async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.goto(host.url("/mcp"));
+    await addStdioServer(page, "modern", process.execPath, ["--import", "tsx", MODERN, "stdio"]);
+    const row = serverRow(page, "modern");
+    await expect(row).toHaveAttribute("data-state", "ready", { timeout: 30_000 });
+    await row.getByTestId("mcp-server-expand").click();
+    await expect(page.getByTestId("mcp-protocol-version")).toContainText("2026-07-28");
+    await expect(page.locator('[data-testid="mcp-tool-row"][data-public-name="mcp__modern__echo"]')).toBeVisible();
   });
 });

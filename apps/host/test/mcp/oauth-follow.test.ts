@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/client";
 import { McpServerConfig } from "@seam/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScope, type Scope } from "../../src/core/scope.js";
