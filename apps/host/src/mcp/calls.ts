@@ -1,6 +1,5 @@
 import type { McpServerState } from "@seam/shared";
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
-import { z } from "zod";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Connection } from "./connection.js";
 import { requestToolCall, withRequestSignal } from "./client-surface.js";

@@ -250,7 +250,11 @@ describe("OAuth for Streamable HTTP MCP servers (MCP-11)", () => {
   it("a server with its own bearer token that the server refuses is an ordinary failure, not an OAuth sign-in", async () => {
     const all = JSON.parse(secretsText()) as Record<string, string>;
     writeFileSync(secretsFile(), JSON.stringify({ ...all, WRONG_TOKEN: "not-a-token" }), { mode: 0o600 });
-    await host.mcp.add({ name: "static", transport: { type: "http", url: fx.url, bearerTokenEnv: "WRONG_TOKEN" } });
+    const config = { name: "static", transport: { type: "http" as const, url: fx.url, bearerTokenEnv: "WRONG_TOKEN" } };
+    // Saving tries first (MCP-10): a refused token of its own is a failed try, said in words, and nothing is saved.
+    await expect(host.mcp.add(config)).rejects.toThrow(/needs authorization \(HTTP 401\)\. Set a bearer token/);
+    expect(host.mcp.list().map((v) => v.config.name)).not.toContain("static");
+    await host.mcp.add(config, { force: true });
     await waitState("static", "retrying");
     expect(host.mcpOAuth.status("static")).toMatchObject({ state: "not_needed", reason: expect.stringContaining("sends its own Authorization") });
     await expect(host.mcpOAuth.authorize("static")).rejects.toThrow(/sends its own Authorization/);
@@ -260,6 +264,8 @@ describe("OAuth for Streamable HTTP MCP servers (MCP-11)", () => {
   it("failOnStartupError does not refuse a server that only wants a sign-in", async () => {
     const added = await host.mcp.add({ name: "strict", failOnStartupError: true, transport: { type: "http", url: fx.url } });
     expect(added.config.name).toBe("strict");
+    // The try met a 401 from an OAuth server: saved all the same, and the answer says a sign-in is needed (MCP-10/11).
+    expect(added.probe).toMatchObject({ needsAuthorization: true, toolCount: 0 });
     await waitState("strict", "needs_authorization");
     expect(host.mcpOAuth.status("strict").state).toBe("needs_authorization");
     await host.mcp.remove("strict");
