@@ -22,8 +22,7 @@ const SCENARIOS = [
   ["stable", "elicitation-sep1034-client-defaults"],
   ["stable", "sse-retry"],
   ["next", "json-schema-2020-12-preservation"],
-  // Every auth/* client scenario of 0.1.16 but cross-app-access-complete-flow (SEP-990, enterprise-managed
-  // authorization through an identity provider's token exchange), which Seam does not implement.
+  // Every auth/* client scenario of 0.1.16.
   ["stable", "auth/metadata-default"],
   ["stable", "auth/metadata-var1"],
   ["stable", "auth/metadata-var2"],
@@ -45,6 +44,7 @@ const SCENARIOS = [
   ["stable", "auth/offline-access-not-supported"],
   ["stable", "auth/client-credentials-jwt"],
   ["stable", "auth/client-credentials-basic"],
+  ["stable", "auth/cross-app-access-complete-flow"],
 ];
 
 function ensureNode22() {

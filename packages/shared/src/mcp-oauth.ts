@@ -20,7 +20,17 @@ export const McpOAuthSettings = z.strictObject({
    * `authorization_code` (when absent): a person signs in in the browser. `client_credentials` (SEP-1046): a machine
    * client with no person, authenticated by `clientSecretEnv` (client_secret_basic/post) or `privateKeyEnv` (private_key_jwt).
    */
-  grant: z.enum(["authorization_code", "client_credentials"]).optional(),
+  grant: z.enum(["authorization_code", "client_credentials", "jwt_bearer"]).optional(),
+  /**
+   * `jwt_bearer` (SEP-990, enterprise-managed authorization): the user's ID token from the enterprise identity provider
+   * is exchanged there (RFC 8693) for an identity assertion grant, which the server's authorization server trades for
+   * an access token (RFC 7523). The IdP's token endpoint, Seam's client id there (and its secret, if any), and where the
+   * ID token is read from (env var or secrets-file key; never stored).
+   */
+  idpTokenEndpoint: z.url({ protocol: /^https?$/, error: "Enter the identity provider's token endpoint URL" }).max(URL_MAX).optional(),
+  idpClientId: z.string().trim().min(1).max(1_024).optional(),
+  idpClientSecretEnv: envVarName("MY_IDP_CLIENT_SECRET").optional(),
+  idTokenEnv: envVarName("MY_IDP_ID_TOKEN").optional(),
   /** private_key_jwt: where the PEM (PKCS#8) private key is read from (env var or secrets-file key); never stored. */
   privateKeyEnv: envVarName("MY_SERVER_CLIENT_KEY").optional(),
   /** The JWT signing algorithm of `privateKeyEnv`'s key (ES256 when absent). */
@@ -36,6 +46,9 @@ export const McpOAuthSettings = z.strictObject({
   .refine((o) => !o.privateKeyEnv || o.clientId, { message: "A private key needs the client id it belongs to", path: ["privateKeyEnv"] })
   .refine((o) => o.grant !== "client_credentials" || (o.clientId && (o.clientSecretEnv || o.privateKeyEnv)), {
     message: "client_credentials needs clientId and either clientSecretEnv or privateKeyEnv", path: ["grant"],
+  })
+  .refine((o) => o.grant !== "jwt_bearer" || (o.clientId && o.idpTokenEndpoint && o.idpClientId && o.idTokenEnv), {
+    message: "jwt_bearer needs clientId, idpTokenEndpoint, idpClientId and idTokenEnv", path: ["grant"],
   });
 export type McpOAuthSettings = z.infer<typeof McpOAuthSettings>;
 

@@ -2,7 +2,14 @@ import { spawnSync } from "node:child_process";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createScope } from "../../src/core/scope.js";
-import { main, parseArgs } from "../../src/mcp/cli/main.js";
+import { main, parseArgs as parse } from "../../src/mcp/cli/main.js";
+
+/** list-tools / call arguments: their server config. */
+const parseArgs = (argv: string[]) => {
+  const parsed = parse(argv);
+  if (parsed.command === "conformance") throw new Error("not a server command");
+  return parsed;
+};
 import { EVERYTHING, HOST_DIR, startEverythingHttp } from "./helpers.js";
 
 function sink() {
@@ -96,7 +103,7 @@ describe("mcp CLI: call and conformance (MCP-14, #14 item 7)", () => {
     expect(parseArgs(["call", "echo", '{"message":"hi"}', "node", "s.js"])).toMatchObject({
       command: "call", tool: "echo", args: { message: "hi" }, config: { transport: { type: "stdio", command: "node", args: ["s.js"] } },
     });
-    expect(parseArgs(["conformance", "http://127.0.0.1:9/mcp"])).toEqual({ command: "conformance", url: "http://127.0.0.1:9/mcp" });
+    expect(parse(["conformance", "http://127.0.0.1:9/mcp"])).toEqual({ command: "conformance", url: "http://127.0.0.1:9/mcp" });
     for (const bad of [["call", "echo"], ["call", "echo", "{not json", "node"], ["call", "echo", "[1]", "node"], ["conformance"], ["conformance", "node"]]) {
       const { code, stderr } = await run(bad);
       expect(code).toBe(2);

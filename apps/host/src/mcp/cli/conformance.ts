@@ -76,6 +76,7 @@ export const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/c
 
 const SECRET = "MCP_CONFORMANCE_CLIENT_SECRET";
 const KEY = "MCP_CONFORMANCE_PRIVATE_KEY";
+const ID_TOKEN = "MCP_CONFORMANCE_ID_TOKEN";
 
 /** OAuth settings from the scenario's context: a pre-registered client (secret or private key) or none. */
 function oauthFor(scenario: string, context: Record<string, unknown>): { settings: Record<string, unknown>; secrets: Record<string, string> } {
@@ -89,6 +90,18 @@ function oauthFor(scenario: string, context: Record<string, unknown>): { setting
   // The 2025-03-26 scenarios publish metadata whose issuer differs from its URL, as servers of that revision may.
   const legacy = scenario.startsWith("auth/2025-03-26") ? { allowIssuerMismatch: true } : {};
   if (!clientId) return { settings: { clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL, ...legacy }, secrets };
+  if (scenario === "auth/cross-app-access-complete-flow") {
+    // SEP-990: the user's ID token from the enterprise IdP is exchanged there for a grant the server's AS accepts.
+    const idToken = str("idp_id_token");
+    if (idToken) secrets[ID_TOKEN] = idToken;
+    return {
+      settings: {
+        grant: "jwt_bearer", clientId, ...(secret && { clientSecretEnv: SECRET }),
+        idpTokenEndpoint: str("idp_token_endpoint"), idpClientId: str("idp_client_id"), idTokenEnv: ID_TOKEN,
+      },
+      secrets,
+    };
+  }
   // The client-credentials scenarios (SEP-1046) want a machine client; the others a person's sign-in with these credentials.
   const machine = scenario.startsWith("auth/client-credentials");
   return {

@@ -115,6 +115,17 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     return value;
   };
 
+  /** A value the OAuth settings name (env var or secrets-file key), read at use; a missing one is an error in words. */
+  const readNamed = (config: McpServerConfig, key: "idTokenEnv" | "idpClientSecretEnv", what: string) => () => {
+    const env = httpOf(config)?.oauth?.[key];
+    if (!env) return undefined;
+    const value = deps.lookup(env);
+    if (value === undefined) {
+      throw new HostError("bad_input:mcp", `The OAuth ${what} of "${config.name}" needs ${env}, which is neither set in the host's environment nor in $SEAM_HOME/secrets.json.`, { reason: "missing_env", variable: env });
+    }
+    return value;
+  };
+
   const newState = () => randomBytes(24).toString("base64url");
 
   function provider(config: McpServerConfig, mode: ProviderMode, onRedirect: (url: URL) => Promise<void>, makeState: () => string = newState): SeamOAuthProvider {
@@ -129,6 +140,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       session,
       clientSecret: clientSecret(config),
       privateKey: privateKey(config),
+      idToken: readNamed(config, "idTokenEnv", "ID token"),
+      idpClientSecret: readNamed(config, "idpClientSecretEnv", "identity provider client secret"),
       now,
       mode,
       onRedirect,
@@ -283,7 +296,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     async authorize(config: McpServerConfig): Promise<McpAuthorizeResult> {
       const t = httpOf(config);
       if (!t) throw new HostError("bad_input:mcp", `"${config.name}" runs over stdio; OAuth applies to Streamable HTTP servers only.`, { reason: "not_http" });
-      if (t.oauth?.grant === "client_credentials") {
+      if (t.oauth?.grant === "client_credentials" || t.oauth?.grant === "jwt_bearer") {
         throw new HostError("bad_input:mcp", `"${config.name}" signs in as a machine client (client_credentials), with no browser: it gets its token when it connects. Restart it to get a new one.`, { reason: "client_credentials" });
       }
       if (!usesOAuth(config)) {

@@ -4,7 +4,7 @@
  * own types. It is written against the v2 client package (`@modelcontextprotocol/client`).
  */
 import {
-  auth, createPrivateKeyJwtAuth, SdkHttpError, UnauthorizedError, type AddClientAuthentication, type OAuthClientMetadata, type OAuthClientProvider,
+  auth, createPrivateKeyJwtAuth, requestJwtAuthorizationGrant, SdkHttpError, UnauthorizedError, type AddClientAuthentication, type OAuthClientMetadata, type OAuthClientProvider,
   type OAuthDiscoveryState, type StoredOAuthClientInformation as OAuthClientInformationMixed, type StoredOAuthTokens as OAuthTokens,
 } from "@modelcontextprotocol/client";
 import type { McpOAuthSettings } from "@seam/shared";
@@ -26,6 +26,9 @@ export interface ProviderContext {
   clientSecret(): string | undefined;
   /** The pre-registered client's private key (PEM) for private_key_jwt, read at use; never stored. */
   privateKey(): string | undefined;
+  /** jwt_bearer (SEP-990): the user's ID token from the identity provider and Seam's secret there, read at use. */
+  idToken?(): string | undefined;
+  idpClientSecret?(): string | undefined;
   now(): number;
   mode: ProviderMode;
   /** The SDK built an authorization URL (state and PKCE included): open it, follow it, or note it. */
@@ -35,6 +38,8 @@ export interface ProviderContext {
   /** Refreshes the tokens ahead of their expiry (proactive refresh); resolves either way. */
   refreshSoon(): Promise<void>;
 }
+
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /** Refresh this long before the access token expires (at most a fifth of its lifetime). */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -54,9 +59,29 @@ export class SeamOAuthProvider implements OAuthClientProvider {
     return this.ctx.settings?.allowIssuerMismatch === true;
   }
 
-  /** A machine client (client_credentials, SEP-1046) has no person and no redirect. */
+  /** Where discovery found the authorization server and the resource (jwt_bearer asks the IdP for a grant to both). */
+  private asUrl: string | undefined;
+  private resource: string | undefined;
+
+  /** A client with no browser sign-in: client_credentials (SEP-1046) or an IdP's identity assertion (SEP-990). */
   private get machine(): boolean {
-    return this.ctx.settings?.grant === "client_credentials";
+    return this.ctx.settings?.grant === "client_credentials" || this.ctx.settings?.grant === "jwt_bearer";
+  }
+
+  saveAuthorizationServerUrl(url: string): void {
+    this.asUrl = url;
+  }
+
+  authorizationServerUrl(): string | undefined {
+    return this.asUrl;
+  }
+
+  saveResourceUrl(url: string): void {
+    this.resource = url;
+  }
+
+  resourceUrl(): string | undefined {
+    return this.resource;
   }
 
   get redirectUrl(): string | undefined {
@@ -73,18 +98,43 @@ export class SeamOAuthProvider implements OAuthClientProvider {
     return {
       client_name: "Seam",
       redirect_uris: machine ? [] : [this.ctx.redirectUrl],
-      grant_types: machine ? ["client_credentials"] : ["authorization_code", "refresh_token"],
+      grant_types: this.ctx.settings?.grant === "jwt_bearer" ? [JWT_BEARER] : machine ? ["client_credentials"] : ["authorization_code", "refresh_token"],
       response_types: machine ? [] : ["code"],
       token_endpoint_auth_method: this.ctx.settings?.privateKeyEnv ? "private_key_jwt" : secret ? "client_secret_basic" : "none",
       ...(this.ctx.settings?.scope ? { scope: this.ctx.settings.scope } : {}),
     };
   }
 
-  /** client_credentials: the token request; undefined keeps the SDK's authorization_code exchange. */
-  prepareTokenRequest(): URLSearchParams | undefined {
+  /**
+   * The token request of a client without a browser sign-in: client_credentials, or (jwt_bearer) the identity assertion
+   * grant the IdP issues for this server's authorization server and resource; undefined keeps the SDK's
+   * authorization_code exchange.
+   */
+  prepareTokenRequest(): URLSearchParams | Promise<URLSearchParams> | undefined {
     if (!this.machine) return undefined;
+    if (this.ctx.settings?.grant === "jwt_bearer") return this.jwtBearerRequest();
     const params = new URLSearchParams({ grant_type: "client_credentials" });
     const scope = this.ctx.session.stepUp ?? this.ctx.session.scope ?? this.ctx.settings?.scope;
+    if (scope) params.set("scope", scope);
+    return params;
+  }
+
+  private async jwtBearerRequest(): Promise<URLSearchParams> {
+    const s = this.ctx.settings!;
+    const idToken = this.ctx.idToken?.();
+    if (!idToken || !s.idpTokenEndpoint || !s.idpClientId) throw new Error("jwt_bearer needs an ID token from the identity provider (idTokenEnv).");
+    const scope = this.ctx.session.stepUp ?? this.ctx.session.scope ?? s.scope;
+    const secret = this.ctx.idpClientSecret?.();
+    const grant = await requestJwtAuthorizationGrant({
+      tokenEndpoint: s.idpTokenEndpoint,
+      audience: this.asUrl ?? new URL("/", this.ctx.url).href,
+      resource: this.resource ?? this.ctx.url,
+      idToken,
+      clientId: s.idpClientId,
+      ...(secret && { clientSecret: secret }),
+      ...(scope && { scope }),
+    });
+    const params = new URLSearchParams({ grant_type: JWT_BEARER, assertion: grant.jwtAuthGrant });
     if (scope) params.set("scope", scope);
     return params;
   }

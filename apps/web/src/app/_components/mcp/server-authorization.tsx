@@ -72,7 +72,7 @@ export function ServerAuthorization({ server }: { server: McpServerView }) {
     return <p className="text-[12.5px] text-muted-foreground">{status.error ? status.error.message : "Loading…"}</p>;
   }
   const busy = authorize.isPending || signOut.isPending;
-  const machine = server.config.transport.type === "http" && server.config.transport.oauth?.grant === "client_credentials";
+  const machine = server.config.transport.type === "http" && (server.config.transport.oauth?.grant === "client_credentials" || server.config.transport.oauth?.grant === "jwt_bearer");
   return (
     <section data-testid="mcp-auth" data-auth-state={s.state} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-2">
