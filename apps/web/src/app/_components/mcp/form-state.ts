@@ -26,9 +26,25 @@ export interface ServerDraft {
   callTimeout: string;
   /** The tool policy (MCP-8), edited in the server's tool table, not in the form: carried through an edit unchanged. */
   policy: Pick<McpServerConfig, "enabledTools" | "disabledTools" | "approval" | "toolApproval"> | null;
-  /** An HTTP server's OAuth client settings (MCP-11), set through Import JSON: carried through an edit unchanged. */
+  /**
+   * An HTTP server's OAuth client (MCP-11): the fields below are edited here; the rest of `oauth` (grant, private key,
+   * identity provider, issuer leniency — set through Import JSON) is carried through an edit unchanged.
+   */
   oauth?: Extract<McpServerConfig["transport"], { type: "http" }>["oauth"];
+  oauthClientId: string;
+  oauthClientSecretEnv: string;
+  oauthClientMetadataUrl: string;
+  oauthScope: string;
 }
+
+/** The OAuth fields of the form and the settings key each one edits. */
+const OAUTH_FIELDS = {
+  oauthClientId: "clientId",
+  oauthClientSecretEnv: "clientSecretEnv",
+  oauthClientMetadataUrl: "clientMetadataUrl",
+  oauthScope: "scope",
+} as const;
+type OAuthField = keyof typeof OAUTH_FIELDS;
 
 /** Field → message. Rows use `env:<id>` / `headers:<id>`. */
 export type DraftErrors = Record<string, string>;
@@ -42,6 +58,7 @@ const rowsFrom = (m: Record<string, McpValue>): KvRow[] =>
 export function emptyDraft(): ServerDraft {
   return {
     name: "", transport: "stdio", command: "", args: "", cwd: "", env: [], url: "", headers: [], bearerTokenEnv: "",
+    oauthClientId: "", oauthClientSecretEnv: "", oauthClientMetadataUrl: "", oauthScope: "",
     enabled: true, failOnStartupError: false, startupTimeout: "30", callTimeout: "120", policy: null,
   };
 }
@@ -54,7 +71,22 @@ export function draftFrom(c: McpServerConfig): ServerDraft {
   if (c.transport.type === "stdio") {
     return { ...d, transport: "stdio", command: c.transport.command, args: c.transport.args.join("\n"), cwd: c.transport.cwd ?? "", env: rowsFrom(c.transport.env) };
   }
-  return { ...d, transport: "http", url: c.transport.url, headers: rowsFrom(c.transport.headers), bearerTokenEnv: c.transport.bearerTokenEnv ?? "", oauth: c.transport.oauth };
+  const o = c.transport.oauth;
+  return {
+    ...d, transport: "http", url: c.transport.url, headers: rowsFrom(c.transport.headers), bearerTokenEnv: c.transport.bearerTokenEnv ?? "", oauth: o,
+    oauthClientId: o?.clientId ?? "", oauthClientSecretEnv: o?.clientSecretEnv ?? "", oauthClientMetadataUrl: o?.clientMetadataUrl ?? "", oauthScope: o?.scope ?? "",
+  };
+}
+
+/** The form's OAuth fields over the carried settings; empty fields drop their key, and no keys at all drop `oauth`. */
+function oauthOf(d: ServerDraft): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = { ...d.oauth };
+  for (const [field, key] of Object.entries(OAUTH_FIELDS) as [OAuthField, string][]) {
+    const v = d[field].trim();
+    if (v) out[key] = v;
+    else delete out[key];
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** A header name as an env var name: `X-Api-Key` → `X_API_KEY`. */
@@ -98,7 +130,7 @@ export function parseDraft(d: ServerDraft, taken: readonly string[]): { ok: true
       url: d.url.trim(),
       headers: rows("headers", d.headers),
       ...(d.bearerTokenEnv.trim() && { bearerTokenEnv: d.bearerTokenEnv.trim() }),
-      ...(d.oauth && { oauth: d.oauth }),
+      ...(oauthOf(d) && { oauth: oauthOf(d) }),
     };
   const candidate = {
     name: d.name,
@@ -117,6 +149,7 @@ export function parseDraft(d: ServerDraft, taken: readonly string[]): { ok: true
       let at = head ?? "form";
       let message = issue.message;
       if (head === "transport") at = field === "env" || field === "headers" ? rowKey(field, key, field === "env" ? d.env : d.headers) : field ?? "form";
+      if (head === "transport" && field === "oauth") at = oauthSlot(key);
       if (head === "startupTimeoutMs") { at = "startupTimeout"; message = "Startup timeout must be 1–600 seconds"; }
       if (head === "callTimeoutMs") { at = "callTimeout"; message = "Call timeout must be 1–3600 seconds"; }
       errors[at] ??= message;
@@ -129,4 +162,10 @@ export function parseDraft(d: ServerDraft, taken: readonly string[]): { ok: true
 function rowKey(field: "env" | "headers", key: string | undefined, list: KvRow[]): string {
   const row = list.find((r) => r.key.trim() === key);
   return row ? `${field}:${row.id}` : field;
+}
+
+/** The form field of an OAuth settings key; settings without a field of their own (set through Import JSON) show on the client id. */
+function oauthSlot(key: string | undefined): string {
+  const hit = (Object.entries(OAUTH_FIELDS) as [OAuthField, string][]).find(([, k]) => k === key);
+  return hit ? hit[0] : "oauthClientId";
 }

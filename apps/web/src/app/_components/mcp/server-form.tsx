@@ -207,6 +207,33 @@ function ServerForm({ editing, taken, onDone, onSaved }: { editing: McpServerCon
             <Section label="Headers" hint="Secret headers must come from environment variables.">
               <KvRows field="headers" rows={draft.headers} onChange={(headers) => change({ headers })} errors={errors} showErrors={form.validating} keyPlaceholder="X-Header" />
             </Section>
+            <Section
+              label="Sign-in (OAuth)"
+              hint="Only for servers that ask you to sign in. Left empty, Seam registers itself with the server's authorization server when it needs to; fill these in for a client registered there beforehand."
+            >
+              <div data-testid="mcp-oauth-fields" className="flex flex-wrap gap-4">
+                <McpText label="Client id" optional testId="mcp-oauth-client-id" inputClassName="w-64 text-[13px]" {...form.field("oauthClientId")} />
+                <McpText
+                  label="Client secret variable"
+                  optional
+                  hint={<>The <em>name</em> of a host variable or secrets-file key holding the secret.</>}
+                  testId="mcp-oauth-secret-env"
+                  inputClassName="w-64 text-[13px]"
+                  placeholder="MY_SERVER_CLIENT_SECRET"
+                  code
+                  {...form.field("oauthClientSecretEnv")}
+                />
+                <McpText
+                  label="Client metadata document URL"
+                  optional
+                  hint="An https URL describing Seam, used as the client id where the authorization server supports it."
+                  testId="mcp-oauth-metadata-url"
+                  inputClassName="w-96 text-[13px]"
+                  {...form.field("oauthClientMetadataUrl")}
+                />
+                <McpText label="Scopes" optional hint="Asked for when the server names none." testId="mcp-oauth-scope" inputClassName="w-64 text-[13px]" {...form.field("oauthScope")} />
+              </div>
+            </Section>
           </>
         )}
 
