@@ -1,5 +1,5 @@
 import type { McpServerState } from "@seam/shared";
-import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode, UrlElicitationRequiredError } from "@modelcontextprotocol/client";
 import { HostError, messageOf } from "../core/errors.js";
 import type { Connection } from "./connection.js";
 import { requestToolCall, withRequestSignal } from "./client-surface.js";
@@ -22,13 +22,33 @@ export async function callTool(
   conn: Connection, name: string, rawName: string, args: Record<string, unknown>, signal: AbortSignal, callTimeoutMs: number, lost: (reason: string) => void,
   call?: CallContext,
 ): Promise<unknown> {
-  try {
-    // The runtime's deadline (callTimeoutMs, restarted by progress) is authoritative; the SDK's own timer is only a backstop.
-    // Every call carries a progress token; its reports reach the call's card (MCP-12).
-    return await withRequestSignal(signal, (own) => requestToolCall(conn.client, rawName, args, own, callTimeoutMs, call));
-  } catch (error) {
-    throw callFailure(conn, name, rawName, error, signal, lost);
+  for (let round = 0; ; round++) {
+    try {
+      // The runtime's deadline (callTimeoutMs, restarted by progress) is authoritative; the SDK's own timer is only a backstop.
+      // Every call carries a progress token; its reports reach the call's card (MCP-12).
+      return await withRequestSignal(signal, (own) => requestToolCall(conn.client, rawName, args, own, callTimeoutMs, call));
+    } catch (error) {
+      // -32042: the server needs the person to finish a step in the browser first (URL elicitation, MCP-12). Each URL
+      // is asked like any request for input; once all are accepted the call goes again, once.
+      if (round === 0 && error instanceof UrlElicitationRequiredError && conn.surface && !signal.aborted) {
+        const refused = await askUrls(conn, error, signal);
+        if (!refused) continue;
+        throw new HostError("denied:mcp", `The MCP server "${name}" needs the user to complete a step in the browser (${refused.url}) before ${rawName} can run, and it was ${refused.action === "decline" ? "declined" : "cancelled"}.`, {
+          reason: "elicitation_refused",
+        }, { cause: error });
+      }
+      throw callFailure(conn, name, rawName, error, signal, lost);
+    }
   }
+}
+
+/** Asks each URL of a -32042 answer in turn; the first one not accepted, or undefined when all were. */
+async function askUrls(conn: Connection, error: UrlElicitationRequiredError, signal: AbortSignal): Promise<{ url: string; action: string } | undefined> {
+  for (const e of error.elicitations) {
+    const reply = await conn.surface!.elicit({ mode: "url", message: e.message, url: e.url, elicitationId: e.elicitationId }, signal);
+    if (reply.action !== "accept") return { url: e.url, action: reply.action };
+  }
+  return undefined;
 }
 
 function callFailure(conn: Connection, name: string, rawName: string, error: unknown, signal: AbortSignal, lost: (reason: string) => void): HostError {

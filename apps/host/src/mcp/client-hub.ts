@@ -114,6 +114,11 @@ export function createClientHub(deps: ClientHubDeps): ClientHub {
           resume?.();
         }
       },
+      completed(elicitationId) {
+        // The server saw the browser step finish: its card is answered for the person (accept), if still open.
+        const open = elicitations().find((v) => v.server === name && v.mode === "url" && v.elicitationId === elicitationId);
+        if (open) deps.broker.answer(open.id, { action: "accept" } satisfies ElicitationReply, ABOUT);
+      },
       roots: () => deps.roots(),
       watchRoots(fn) {
         rootWatchers.add(fn);

@@ -34,6 +34,7 @@ export function installClientSurface(client: Client, surface: ClientSurface, sig
     const reply = await surface.elicit(ask, AbortSignal.any([ctx.mcpReq.signal, signal]));
     return toElicitResult(reply);
   });
+  client.setNotificationHandler("notifications/elicitation/complete", (n) => surface.completed(n.params.elicitationId));
   client.setRequestHandler("roots/list", async () => {
     try {
       return { roots: await surface.roots() };

@@ -30,6 +30,8 @@ export interface Connection {
   closed: boolean;
   lastError?: string;
   probing?: Promise<void>;
+  /** Where the server's requests for input go (absent: the client declares no capabilities). */
+  surface?: ClientSurface;
 }
 
 /** What a connection reports to its supervisor. */
@@ -63,6 +65,7 @@ export function openConnection(connections: Scope, id: number, config: McpServer
   };
   client.onerror = (error) => on.error(conn, error);
   client.setNotificationHandler("notifications/tools/list_changed", () => on.toolsChanged(conn));
+  if (on.surface) conn.surface = on.surface.surface;
   if (on.surface) scope.add(installClientSurface(client, on.surface.surface, conn.abort.signal, on.surface.log, on.surface.name), "mcp:client-surface");
   client.setNotificationHandler("notifications/resources/list_changed", () => on.listChanged?.(conn, "resources"));
   client.setNotificationHandler("notifications/prompts/list_changed", () => on.listChanged?.(conn, "prompts"));

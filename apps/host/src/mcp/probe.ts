@@ -33,6 +33,7 @@ export const PROBE_STDERR_CHARS = 4_000;
  */
 const TRYING: ClientSurface = {
   elicit: async () => ({ action: "decline", reason: "Seam is only trying the server before saving it." }),
+  completed: () => {},
   roots: async () => [],
   watchRoots: () => () => {},
   log: () => {},

@@ -22,6 +22,8 @@ export interface ServerLogMessage { level: McpLogLevel; logger: string | null; d
 /** What one server's connections hand the client's requests and notifications to (built per server by client-hub.ts). */
 export interface ClientSurface {
   elicit(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationReply>;
+  /** `notifications/elicitation/complete`: the out-of-band step of URL request `elicitationId` is done. */
+  completed(elicitationId: string): void;
   roots(): Promise<McpRoot[]>;
   /** `fn` runs when the roots changed (the connection then sends `notifications/roots/list_changed`). */
   watchRoots(fn: () => void): Disposer;

@@ -76,3 +76,35 @@ describe("protocol versions (MCP-14)", () => {
     expect(await legacy.callTool({ name: "echo", arguments: { message: "old" } })).toMatchObject({ content: [{ type: "text", text: "modern echo: old" }] });
   });
 });
+
+describe("URL elicitation by error (-32042, MCP-12)", () => {
+  const start = async (answer?: (view: { id: string; message: string }) => unknown) => {
+    const asked: string[] = [];
+    const { hub, registry } = setup(answer && ((view) => {
+      asked.push(view.message);
+      return answer(view);
+    }));
+    // The 2025 revision, where a server asks for a browser step with the -32042 error.
+    await hub.start({ name: "legacy", transport: { type: "stdio", command: process.execPath, args: ["--import", "tsx", MODERN, "stdio-2025"], cwd: HOST_DIR } });
+    const run = (args: Record<string, unknown>) => registry.get("mcp__legacy__connect-account")!.run(args, { signal: new AbortController().signal, sessionId: "s1", workspace: HOST_DIR, callId: "c1" });
+    return { hub, asked, run };
+  };
+
+  it("the browser step is asked like a request for input; once accepted the call goes again and succeeds", async () => {
+    const { hub, asked, run } = await start(() => ({ action: "accept" }));
+    expect(hub.list()[0]!.serverInfo?.protocolVersion).toBe("2025-11-25");
+    expect((await run({})).rendered).toBe("account connected");
+    expect(asked).toEqual(["Connect your Example account"]);
+  });
+
+  it("declined, the call fails and says which step was refused", async () => {
+    const { run } = await start(() => ({ action: "decline" }));
+    await expect(run({})).rejects.toMatchObject({ code: "denied:mcp", data: { reason: "elicitation_refused" }, message: expect.stringContaining("https://example.com/connect") });
+  });
+
+  it("the server's elicitation/complete answers the card by itself", async () => {
+    const { asked, run } = await start();
+    expect((await run({ complete: true })).rendered).toBe("account connected");
+    expect(asked).toEqual([]);
+  });
+});
