@@ -95,28 +95,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
 
   const redirectUrl = () => `${callbackOrigin ?? "http://127.0.0.1:4317"}${CALLBACK_PATH}`;
 
-  const clientSecret = (config: McpServerConfig) => () => {
-    const env = httpOf(config)?.oauth?.clientSecretEnv;
-    if (!env) return undefined;
-    const value = deps.lookup(env);
-    if (value === undefined) {
-      throw new HostError("bad_input:mcp", `The OAuth client secret of "${config.name}" needs ${env}, which is neither set in the host's environment nor in $SEAM_HOME/secrets.json.`, { reason: "missing_env", variable: env });
-    }
-    return value;
-  };
-
-  const privateKey = (config: McpServerConfig) => () => {
-    const env = httpOf(config)?.oauth?.privateKeyEnv;
-    if (!env) return undefined;
-    const value = deps.lookup(env);
-    if (value === undefined) {
-      throw new HostError("bad_input:mcp", `The OAuth private key of "${config.name}" needs ${env}, which is neither set in the host's environment nor in $SEAM_HOME/secrets.json.`, { reason: "missing_env", variable: env });
-    }
-    return value;
-  };
-
   /** A value the OAuth settings name (env var or secrets-file key), read at use; a missing one is an error in words. */
-  const readNamed = (config: McpServerConfig, key: "idTokenEnv" | "idpClientSecretEnv", what: string) => () => {
+  const readNamed = (config: McpServerConfig, key: "clientSecretEnv" | "privateKeyEnv" | "idTokenEnv" | "idpClientSecretEnv", what: string) => () => {
     const env = httpOf(config)?.oauth?.[key];
     if (!env) return undefined;
     const value = deps.lookup(env);
@@ -138,8 +118,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       redirectUrl: redirectUrl(),
       store: deps.store,
       session,
-      clientSecret: clientSecret(config),
-      privateKey: privateKey(config),
+      clientSecret: readNamed(config, "clientSecretEnv", "client secret"),
+      privateKey: readNamed(config, "privateKeyEnv", "private key"),
       idToken: readNamed(config, "idTokenEnv", "ID token"),
       idpClientSecret: readNamed(config, "idpClientSecretEnv", "identity provider client secret"),
       now,
