@@ -22,7 +22,7 @@ function setup(answer?: (view: { id: string; message: string }) => unknown) {
   const registry = createToolRegistry();
   const broker = createApprovalBroker();
   broker.onChange(() => {
-    for (const p of broker.pending<{ id: string; message: string }>("mcp_elicitation")) if (answer) broker.answer(p.id, answer(p.view), { by: "test" } as never);
+    for (const p of broker.pending<{ id: string; message: string }>("mcp_elicitation")) if (answer) broker.answer(p.id, answer(p.view), { capability: "mcp", noun: "request for input" });
   });
   const clientHub = createClientHub({ broker, roots: async () => [], log: memoryLog() });
   const hub = createHub(scope, { registry, log: memoryLog(), clientHub });

@@ -3,7 +3,7 @@ import { expandTemplate, type McpResourceTemplateInfo, type McpServerView } from
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PaperclipIcon } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
@@ -23,10 +23,12 @@ export function unavailableReason(server: McpServerView, what: "resources" | "pr
 export function useRefetchOnRevision(server: McpServerView, keys: readonly unknown[][]) {
   const queryClient = useQueryClient();
   const revision = server.features?.revision;
+  // The keys are rebuilt every render; only a new revision refetches, with the keys of that render.
+  const latestKeys = useRef(keys);
+  latestKeys.current = keys;
   useEffect(() => {
     if (revision === undefined || revision === 0) return;
-    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- keys are rebuilt every render; the revision is what matters
+    for (const queryKey of latestKeys.current) void queryClient.invalidateQueries({ queryKey });
   }, [revision, queryClient]);
 }
 
