@@ -25,7 +25,9 @@ export function useRefetchOnRevision(server: McpServerView, keys: readonly unkno
   const revision = server.features?.revision;
   // The keys are rebuilt every render; only a new revision refetches, with the keys of that render.
   const latestKeys = useRef(keys);
-  latestKeys.current = keys;
+  useEffect(() => {
+    latestKeys.current = keys;
+  });
   useEffect(() => {
     if (revision === undefined || revision === 0) return;
     for (const queryKey of latestKeys.current) void queryClient.invalidateQueries({ queryKey });
