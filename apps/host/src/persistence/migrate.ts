@@ -5,12 +5,13 @@
  * Migrations stay in Prisma's format and `_prisma_migrations` is written by Prisma's own code,
  * so `prisma migrate deploy` sees the same history.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import {
   bindMigrationAwareSqlAdapterFactory,
   type ErrorRegistry,
@@ -20,9 +21,15 @@ import {
 import BetterSqlite3 from "better-sqlite3";
 import type { DiagnoseMigrationHistoryOutput, MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { HostError, messageOf } from "../core/errors.js";
+import { enginePool, ensurePgDatabase, pgMigrationRows, withPgClient, withPgMigrationLock, type MigrationRow } from "./migrate-pg.js";
+import { pgConfig } from "./pg-config.js";
+import { providerOf, type Provider } from "./provider.js";
 
 export interface MigrateOptions {
-  /** `file:/abs/path.db`. Only `deploy` and `check` (history) touch it. */
+  /**
+   * `file:/abs/path.db` or `postgres://…/db`. Only `deploy` and `check` (history) touch the database; on
+   * PostgreSQL `create` and `check` also make (and drop) a scratch shadow database on that server.
+   */
   url: string;
   migrationsDir: string;
   schemaPath: string;
@@ -34,6 +41,8 @@ export interface MigrateOptions {
 
 export interface CreateMigrationOptions extends Omit<MigrateOptions, "url"> {
   name: string;
+  /** PostgreSQL: a server for the shadow database the diff replays the history in (required there). */
+  url?: string;
   /** Timestamp of the migration folder name; default now. */
   now?: Date;
 }
@@ -65,7 +74,9 @@ const EMPTY_MIGRATION = "-- This is an empty migration.";
  * Triggers are not introspected on SQLite, so they need no entry.
  */
 export const SEARCH_TABLES = ["SearchIndex", ...["config", "content", "data", "docsize", "idx"].map((s) => `SearchIndex_${s}`)];
-const FILTERS = { externalTables: SEARCH_TABLES, externalEnums: [] };
+/** The same for PostgreSQL: the search table (a tsvector column with a GIN index, `*_search`) in `public`. */
+export const PG_SEARCH_TABLES = ["public.SearchIndex"];
+const filters = (provider: Provider) => ({ externalTables: provider === "sqlite" ? SEARCH_TABLES : PG_SEARCH_TABLES, externalEnums: [] });
 
 /** The host's lib settings carry no WebAssembly types (they live in lib.dom); this is all we use. */
 interface WasmApi {
@@ -114,11 +125,52 @@ function scriptAware(adapter: SqlDriverAdapter): SqlDriverAdapter {
 }
 
 /**
+ * The pg adapter runs a script by splitting it at every ";", which cuts function bodies ($$ … $$) and
+ * strings apart. A parameterless query goes through pg's simple protocol, which takes many statements at
+ * once and runs them as one implicit transaction, so a migration applies whole or not at all.
+ */
+function pgScriptWhole(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (q) => adapter.queryRaw(q),
+    executeRaw: (q) => adapter.executeRaw(q),
+    executeScript: async (script) => { await adapter.executeRaw({ sql: script, args: [], argTypes: [] }); },
+    startTransaction: (level) => adapter.startTransaction(level),
+    getConnectionInfo: adapter.getConnectionInfo ? () => adapter.getConnectionInfo!() : undefined,
+    dispose: () => adapter.dispose(),
+  };
+}
+
+/**
+ * A scratch database on the server of `url` for the engine to replay the history in, dropped on dispose.
+ * (The pg adapter's own shadow database drops it before closing its pool, which PostgreSQL refuses.)
+ */
+async function pgShadowDb(url: string): Promise<SqlDriverAdapter> {
+  const name = `seam_shadow_${randomUUID().replaceAll("-", "")}`;
+  await withPgClient(url, (c) => c.query(`CREATE DATABASE "${name}"`));
+  const adapter = await new PrismaPg(enginePool(pgConfig(url, { database: name })), { disposeExternalPool: true }).connect();
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (q) => adapter.queryRaw(q),
+    executeRaw: (q) => adapter.executeRaw(q),
+    executeScript: (sc) => adapter.executeScript(sc),
+    startTransaction: (level) => adapter.startTransaction(level),
+    getConnectionInfo: adapter.getConnectionInfo ? () => adapter.getConnectionInfo!() : undefined,
+    dispose: async () => {
+      await adapter.dispose();
+      await withPgClient(url, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
+
+/**
  * An adapter factory that remembers every connection the engine opens: `engine.free()` does not
  * close them, and a leftover connection holds a lock that stalls the next writer (SQLITE_BUSY).
  */
-function trackedFactory(url: string) {
-  const inner = new PrismaBetterSqlite3({ url });
+function trackedFactory(url: string, provider: Provider) {
+  const inner = provider === "sqlite" ? new PrismaBetterSqlite3({ url }) : new PrismaPg(enginePool(pgConfig(url)), { disposeExternalPool: true });
   const open: SqlDriverAdapter[] = [];
   const factory: SqlMigrationAwareDriverAdapterFactory = {
     provider: inner.provider,
@@ -126,12 +178,12 @@ function trackedFactory(url: string) {
     connect: async () => {
       const a = await inner.connect();
       open.push(a);
-      return a;
+      return provider === "sqlite" ? a : pgScriptWhole(a);
     },
     connectToShadowDb: async () => {
-      const a = await inner.connectToShadowDb();
+      const a = provider === "sqlite" ? await inner.connectToShadowDb() : await pgShadowDb(url);
       open.push(a);
-      return scriptAware(a);
+      return provider === "sqlite" ? scriptAware(a) : pgScriptWhole(a);
     },
   };
   const disposeAll = async () => {
@@ -142,12 +194,12 @@ function trackedFactory(url: string) {
 
 /** Runs `fn` against a fresh engine and releases the engine and every connection it opened. */
 async function withEngine<T>(
-  opts: { url: string; schemaPath: string; log?: (line: string) => void; loadEngine?: EngineLoader },
+  opts: { url: string; provider?: Provider; schemaPath: string; log?: (line: string) => void; loadEngine?: EngineLoader },
   fn: (engine: SchemaEngine) => Promise<T>,
 ): Promise<T> {
   const bg = await (opts.loadEngine ?? loadEngine)();
   const schema = readSchema(opts.schemaPath);
-  const { factory, disposeAll } = trackedFactory(opts.url);
+  const { factory, disposeAll } = trackedFactory(opts.url, opts.provider ?? providerOf(opts.url));
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
   const log = opts.log ?? (process.env.SEAM_DEBUG_MIGRATE ? (l: string) => process.stderr.write(`[migrate] ${l}\n`) : () => {});
   let engine: SchemaEngine | undefined;
@@ -208,7 +260,7 @@ export function readMigrations(migrationsDir: string): MigrationList {
 }
 
 function ensureDbDir(url: string) {
-  if (!url.startsWith("file:")) throw new HostError("bad_input:db", `only file: SQLite URLs can be migrated here, got "${url.split(":")[0]}:"`);
+  if (providerOf(url) !== "sqlite") return;
   const path = url.slice("file:".length);
   if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
 }
@@ -222,10 +274,17 @@ function ensureDbDir(url: string) {
 export async function deployMigrations(opts: MigrateOptions): Promise<{ applied: string[] }> {
   ensureDbDir(opts.url);
   readSchema(opts.schemaPath);
+  const provider = providerOf(opts.url);
   const migrationsList = readMigrations(opts.migrationsDir);
-  if (upToDate(opts.url, migrationsList)) return { applied: [] };
-  const out = await withEngine(opts, (e) => e.applyMigrations({ migrationsList, filters: FILTERS }));
-  return { applied: out.appliedMigrationNames };
+  const apply = async () => {
+    if (await isUpToDate(opts.url, migrationsList)) return { applied: [] };
+    const out = await withEngine(opts, (e) => e.applyMigrations({ migrationsList, filters: filters(provider) }));
+    return { applied: out.appliedMigrationNames };
+  };
+  if (provider === "sqlite") return apply();
+  // PostgreSQL: several hosts may start together; one applies while the others wait, then find it done.
+  await ensurePgDatabase(opts.url);
+  return withPgMigrationLock(opts.url, apply);
 }
 
 /**
@@ -237,7 +296,7 @@ export async function deployMigrations(opts: MigrateOptions): Promise<{ applied:
 export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEngine">): Promise<{ applied: string[] }> {
   ensureDbDir(opts.url);
   readSchema(opts.schemaPath);
-  if (upToDate(opts.url, readMigrations(opts.migrationsDir))) return { applied: [] };
+  if (await isUpToDate(opts.url, readMigrations(opts.migrationsDir))) return { applied: [] };
   const file = new URL("./migrate-worker.js", import.meta.url);
   if (!existsSync(fileURLToPath(file))) return deployMigrations(opts);
   const { Worker } = await import("node:worker_threads");
@@ -255,7 +314,30 @@ export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEng
   return { applied: answer.applied };
 }
 
-interface MigrationRow { migration_name: string; checksum: string; finished_at: unknown; rolled_back_at: unknown }
+/** `upToDate` for either provider; PostgreSQL's history is read with pg (no engine either). */
+export async function isUpToDate(url: string, list: MigrationList): Promise<boolean> {
+  if (providerOf(url) === "sqlite") return upToDate(url, list);
+  if (!lockProviderIs(list, "postgresql")) return false;
+  const rows = await pgMigrationRows(url);
+  return rows !== null && rowsMatch(rows, list);
+}
+
+function lockProviderIs(list: MigrationList, provider: Provider): boolean {
+  return list.lockfile.content === null || new RegExp(`^\\s*provider\\s*=\\s*"${provider}"\\s*$`, "m").test(list.lockfile.content);
+}
+
+/** One finished, not rolled back row per committed migration, with the sha256 of its migration.sql, and nothing else. */
+function rowsMatch(rows: MigrationRow[], list: MigrationList): boolean {
+  if (rows.length !== list.migrationDirectories.length) return false;
+  const byName = new Map(rows.map((r) => [r.migration_name, r]));
+  if (byName.size !== rows.length) return false;
+  return list.migrationDirectories.every((dir) => {
+    const row = byName.get(dir.path);
+    if (!row || dir.migrationFile.content.tag !== "ok") return false;
+    if (row.finished_at === null || row.rolled_back_at !== null) return false;
+    return row.checksum === createHash("sha256").update(dir.migrationFile.content.value).digest("hex");
+  });
+}
 
 /**
  * True only when `_prisma_migrations` holds one finished, not rolled back row per committed migration,
@@ -265,22 +347,13 @@ interface MigrationRow { migration_name: string; checksum: string; finished_at: 
 export function upToDate(url: string, list: MigrationList): boolean {
   const path = url.slice("file:".length);
   if (path === ":memory:" || !existsSync(path)) return false;
-  if (list.lockfile.content !== null && !/^\s*provider\s*=\s*"sqlite"\s*$/m.test(list.lockfile.content)) return false;
+  if (!lockProviderIs(list, "sqlite")) return false;
   let db: BetterSqlite3.Database | undefined;
   try {
     db = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
     if (!table) return false;
-    const rows = db.prepare("SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations").all() as MigrationRow[];
-    if (rows.length !== list.migrationDirectories.length) return false;
-    const byName = new Map(rows.map((r) => [r.migration_name, r]));
-    if (byName.size !== rows.length) return false;
-    return list.migrationDirectories.every((dir) => {
-      const row = byName.get(dir.path);
-      if (!row || dir.migrationFile.content.tag !== "ok") return false;
-      if (row.finished_at === null || row.rolled_back_at !== null) return false;
-      return row.checksum === createHash("sha256").update(dir.migrationFile.content.value).digest("hex");
-    });
+    return rowsMatch(db.prepare("SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations").all() as MigrationRow[], list);
   } catch {
     return false;
   } finally {
@@ -288,13 +361,28 @@ export function upToDate(url: string, list: MigrationList): boolean {
   }
 }
 
-/** The SQL that takes the migration history to schema.prisma (replayed in an in-memory shadow DB). */
-async function pendingSql(opts: Omit<MigrateOptions, "url">): Promise<string> {
+/** The provider a schema file's `datasource db` names. */
+export function schemaProvider(schemaPath: string): Provider {
+  const m = /datasource\s+db\s*\{[^}]*?provider\s*=\s*"(\w+)"/.exec(readSchema(schemaPath).content);
+  if (m?.[1] === "sqlite" || m?.[1] === "postgresql") return m[1];
+  throw new HostError("bad_input:db", `${schemaPath}: datasource db must use provider "sqlite" or "postgresql"`);
+}
+
+/**
+ * The SQL that takes the migration history to the schema, replayed in a shadow database: in memory for
+ * SQLite; on PostgreSQL a scratch database the adapter creates (and drops) on the server `url` names.
+ */
+async function pendingSql(opts: Omit<MigrateOptions, "url"> & { url?: string }): Promise<string> {
   const migrationsList = readMigrations(opts.migrationsDir);
   const schema = readSchema(opts.schemaPath);
+  const provider = schemaProvider(opts.schemaPath);
   const from = migrationsList.migrationDirectories.length ? { tag: "migrations" as const, ...migrationsList } : { tag: "empty" as const };
-  const out = await withEngine({ ...opts, url: ":memory:" }, (e) =>
-    e.diff({ from, to: { tag: "schemaDatamodel", files: [schema] }, script: true, exitCode: null, filters: FILTERS }),
+  const url = provider === "sqlite" ? ":memory:" : opts.url;
+  if (!url || providerOf(url) !== "postgresql") {
+    throw new HostError("bad_input:db", "diffing the PostgreSQL migrations needs a PostgreSQL server for the shadow database: set SEAM_DATABASE_URL=postgres://…");
+  }
+  const out = await withEngine({ ...opts, url, provider }, (e) =>
+    e.diff({ from, to: { tag: "schemaDatamodel", files: [schema] }, script: true, exitCode: null, filters: filters(provider) }),
   );
   const sql = (out.stdout ?? "").trim();
   return sql === EMPTY_MIGRATION ? "" : sql;
@@ -317,7 +405,7 @@ export async function createMigration(opts: CreateMigrationOptions): Promise<Cre
   writeFileSync(join(dir, "migration.sql"), `${sql}\n`);
   const lock = join(base, LOCK_FILE);
   if (!existsSync(lock)) {
-    writeFileSync(lock, `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "sqlite"\n`);
+    writeFileSync(lock, `# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "${schemaProvider(opts.schemaPath)}"\n`);
   }
   return { name, dir, sql };
 }
@@ -326,8 +414,8 @@ export async function createMigration(opts: CreateMigrationOptions): Promise<Cre
  * Drift check: schema.prisma must be fully covered by the committed migrations and, when `url`
  * is given, that database's `_prisma_migrations` must agree with the folder.
  */
-export async function checkMigrations(opts: Omit<MigrateOptions, "url"> & { url?: string }): Promise<MigrationCheck> {
-  const sql = await pendingSql(opts);
+export async function checkMigrations(opts: Omit<MigrateOptions, "url"> & { url?: string; shadowUrl?: string }): Promise<MigrationCheck> {
+  const sql = await pendingSql({ ...opts, url: opts.shadowUrl ?? opts.url });
   const problems: string[] = [];
   if (sql) problems.push("schema.prisma has changes that no migration covers (run db:migrate:create)");
   let history: DiagnoseMigrationHistoryOutput | null = null;
@@ -335,7 +423,7 @@ export async function checkMigrations(opts: Omit<MigrateOptions, "url"> & { url?
     ensureDbDir(opts.url);
     const migrationsList = readMigrations(opts.migrationsDir);
     history = await withEngine({ ...opts, url: opts.url }, (e) =>
-      e.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: FILTERS }),
+      e.diagnoseMigrationHistory({ migrationsList, optInToShadowDatabase: false, filters: filters(providerOf(opts.url!)) }),
     );
     if (history.editedMigrationNames.length) problems.push(`edited after being applied: ${history.editedMigrationNames.join(", ")}`);
     if (history.failedMigrationNames.length) problems.push(`failed: ${history.failedMigrationNames.join(", ")}`);
@@ -365,7 +453,11 @@ export function findPrismaDir(from: string = dirname(fileURLToPath(import.meta.u
   }
 }
 
-/** Paths of the committed schema and migrations. */
-export function prismaPaths(prismaDir = findPrismaDir()) {
-  return { prismaDir, schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") };
+/**
+ * Paths of the committed schema and migrations of a provider: `prisma/` for SQLite (the schema source),
+ * `prisma/postgres/` for PostgreSQL (its schema generated from the source by `npm run generate`).
+ */
+export function prismaPaths(prismaDir = findPrismaDir(), provider: Provider = "sqlite") {
+  const dir = provider === "sqlite" ? prismaDir : join(prismaDir, "postgres");
+  return { prismaDir, schemaPath: join(dir, "schema.prisma"), migrationsDir: join(dir, "migrations") };
 }

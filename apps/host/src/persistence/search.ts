@@ -1,7 +1,7 @@
 /**
  * Full-text search across sessions (CTX-5) on SQLite FTS5. The index ("SearchIndex") and the triggers
  * that fill it are made by the hand-written migration `*_search_fts`; this file only reads it.
- * A PostgreSQL store (CORE-17) implements the same `SearchStore` with its own index.
+ * PostgreSQL implements the same `SearchStore` over a tsvector index (`search-pg.ts`).
  */
 import type { SearchHit, SnippetPart } from "@seam/shared";
 import type { PrismaClient } from "../generated/prisma/client.js";
@@ -19,9 +19,9 @@ export interface SearchStore {
 }
 
 /** Snippet markers: control characters that typed text does not hold (they are dropped from snippets otherwise). */
-const OPEN = "\u0001";
-const CLOSE = "\u0002";
-const SNIPPET_TOKENS = 16;
+export const OPEN = "\u0001";
+export const CLOSE = "\u0002";
+export const SNIPPET_TOKENS = 16;
 const MARKERS = new RegExp(`([${OPEN}${CLOSE}])`, "u");
 
 /**
@@ -52,9 +52,9 @@ export function snippetParts(marked: string): SnippetPart[] {
   return parts;
 }
 
-interface Row { itemId: string; sessionId: string; kind: string; role: string; seq: number | bigint; at: string | number | Date; title: string; snippet: string }
+export interface Row { itemId: string; sessionId: string; kind: string; role: string; seq: number | bigint; at: string | number | Date; title: string; snippet: string }
 
-const iso = (at: Row["at"]) => {
+export const iso = (at: Row["at"]) => {
   const d = at instanceof Date ? at : new Date(typeof at === "string" && /^\d+$/.test(at) ? Number(at) : at);
   return Number.isNaN(d.getTime()) ? String(at) : d.toISOString();
 };
@@ -79,16 +79,20 @@ export function sqliteSearch(prisma: PrismaClient): SearchStore {
           LIMIT ?`,
         ...args,
       );
-      return rows.map((r) => ({
-        sessionId: r.sessionId,
-        sessionTitle: r.title,
-        itemId: r.itemId,
-        seq: Number(r.seq),
-        kind: r.kind === "tool_call" ? "tool_call" : "message",
-        role: r.role,
-        snippet: snippetParts(r.snippet),
-        at: iso(r.at),
-      }));
+      return rows.map(toHit);
     },
+  };
+}
+
+export function toHit(r: Row): SearchHit {
+  return {
+    sessionId: r.sessionId,
+    sessionTitle: r.title,
+    itemId: r.itemId,
+    seq: Number(r.seq),
+    kind: r.kind === "tool_call" ? "tool_call" : "message",
+    role: r.role,
+    snippet: snippetParts(r.snippet),
+    at: iso(r.at),
   };
 }

@@ -4,7 +4,9 @@ import { HostError, isCapability, type Capability } from "../core/errors.js";
 import type { Prisma, PrismaClient } from "../generated/prisma/client.js";
 import { toHostError, toJson, fromJson } from "./errors.js";
 import { writeHistory, type HistoryInput } from "./history-copy.js";
+import type { Provider } from "./provider.js";
 import { sqliteSearch, type SearchOptions } from "./search.js";
+import { postgresSearch } from "./search-pg.js";
 import { factItem, messageItem, sessionRow, toolCallItem, turnInfo, type SessionRow } from "./rows.js";
 
 export type { SessionRow } from "./rows.js";
@@ -117,7 +119,7 @@ export function createGate(): Gate {
   };
 }
 
-export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () => Date } = {}): Store {
+export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () => Date; provider?: Provider } = {}): Store {
   const now = opts.now ?? (() => new Date());
   const gate = opts.gate ?? createGate();
   /** One store call through the gate; `capability` owns the records (sessions, turns and items: the session). */
@@ -317,7 +319,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     });
   });
 
-  const index = sqliteSearch(prisma);
+  const index = opts.provider === "postgresql" ? postgresSearch(prisma) : sqliteSearch(prisma);
   const search: Store["search"] = (query, o) => op("search", () => index.search(query, o));
 
   return { sessions, turns, items, settings, search, recoverInterrupted };
