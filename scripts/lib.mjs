@@ -1,6 +1,6 @@
 // Helpers shared by the two entry commands. Node built-ins only: they run before `npm ci`.
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -92,4 +92,30 @@ export function ensureSystemTools() {
   }
   step(`Installing ${missing.join(" and ")} from Debian (apt-get) for the sandbox and checkpoints`);
   if (!aptInstall(missing)) console.error(`! apt-get could not install ${missing.join(" ")}; going on without. Try: ${command}`);
+}
+
+/** The Debian PostgreSQL server binaries (`initdb`, `pg_ctl`) the PostgreSQL test run starts a throwaway cluster with (SCALE-1). */
+function postgresInstalled() {
+  const base = "/usr/lib/postgresql";
+  return existsSync(base) && readdirSync(base).some((v) => existsSync(join(base, v, "bin", "initdb")));
+}
+
+/**
+ * Installs Debian `postgresql` where missing: the host's integration tests run a second time against a
+ * PostgreSQL server they start on 127.0.0.1 (SCALE-1). As root it runs apt-get; otherwise it stops with the command.
+ */
+export function ensurePostgres() {
+  if (postgresInstalled()) return;
+  const command = "sudo apt-get update && sudo apt-get install -y --no-install-recommends postgresql";
+  if (process.getuid?.() !== 0) {
+    console.error(`✗ PostgreSQL is missing; the tests run the host against it too. Install it with: ${command}`);
+    process.exit(1);
+  }
+  step("Installing PostgreSQL from Debian (apt-get) for the PostgreSQL test run");
+  if (!aptInstall(["postgresql"]) || !postgresInstalled()) {
+    console.error(`\n✗ apt-get could not install postgresql. Try: ${command}`);
+    process.exit(1);
+  }
+  // The package starts a cluster of its own on port 5432; the tests start theirs, so stop it to free the port and memory.
+  spawnSync("service", ["postgresql", "stop"], { stdio: "ignore" });
 }

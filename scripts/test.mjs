@@ -1,9 +1,11 @@
-// `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest), MCP conformance, e2e (Playwright in Debian Chromium).
-import { chromiumPath, ensureChromium, ensureDependencies, ensureSystemTools, root, run, step } from "./lib.mjs";
+// `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest; the host's
+// database-backed tests on SQLite and again on PostgreSQL), MCP conformance, e2e (Playwright in Debian Chromium).
+import { chromiumPath, ensureChromium, ensureDependencies, ensurePostgres, ensureSystemTools, root, run, step } from "./lib.mjs";
 
 ensureDependencies();
 ensureChromium();
 ensureSystemTools();
+ensurePostgres();
 step("Dependency direction: no cycles, capabilities never import the composition root (dependency-cruiser)");
 run("npm", ["run", "--silent", "depcheck"]);
 step("Lint (oxlint, zero warnings)");

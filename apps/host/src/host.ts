@@ -19,6 +19,7 @@ import { createSecretSource } from "./llm/secrets.js";
 import * as Lsp from "./lsp/lsp.js";
 import * as Mcp from "./mcp/mcp.js";
 import { openDatabase } from "./persistence/db.js";
+import { databaseUrl } from "./persistence/url.js";
 import * as Permissions from "./permissions/permissions.js";
 import { createModelSettings } from "./settings/model.js";
 import * as Shell from "./shell/shell.js";
@@ -43,7 +44,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const trace = opts.trace ?? startupTrace;
   // First, before any capability spawns: reap the process groups a crashed host left behind, then record ours.
   await trace.phase("child groups", () => recordChildGroups(scope.child("children"), { home: opts.home }));
-  const db = await trace.phase("database open + migrations", () => openDatabase(scope.child("db"), { home: opts.home }));
+  const db = await trace.phase("database open + migrations", () => openDatabase(scope.child("db"), { home: opts.home, url: databaseUrl(opts.home, opts.env) }));
   const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());
   if (recovered.turns > 0) console.error(`[host] marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
 

@@ -57,8 +57,9 @@ export async function ensurePgDatabase(url: string): Promise<void> {
   try {
     await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
   } catch (error) {
-    // 42P04: another host created it first.
-    if ((error as { code?: string }).code !== "42P04") {
+    // Another host created it first: 42P04, or 23505 when both inserted into pg_database at once.
+    const code = (error as { code?: string }).code;
+    if (code !== "42P04" && code !== "23505") {
       throw new HostError("unavailable:db", `database "${name}" does not exist and could not be created: ${messageOf(error)}`, undefined, { cause: error });
     }
   } finally {

@@ -378,7 +378,7 @@ async function pendingSql(opts: Omit<MigrateOptions, "url"> & { url?: string }):
   const provider = schemaProvider(opts.schemaPath);
   const from = migrationsList.migrationDirectories.length ? { tag: "migrations" as const, ...migrationsList } : { tag: "empty" as const };
   const url = provider === "sqlite" ? ":memory:" : opts.url;
-  if (!url || providerOf(url) !== "postgresql") {
+  if (!url || (provider === "postgresql" && providerOf(url) !== "postgresql")) {
     throw new HostError("bad_input:db", "diffing the PostgreSQL migrations needs a PostgreSQL server for the shadow database: set SEAM_DATABASE_URL=postgres://…");
   }
   const out = await withEngine({ ...opts, url, provider }, (e) =>

@@ -21,6 +21,7 @@ import { createModel } from "../../src/llm/llm.js";
 import { createSecretSource } from "../../src/llm/secrets.js";
 import { openDatabase } from "../../src/persistence/db.js";
 import { startTestHost } from "../support/host.js";
+import { copyTestDb } from "../support/db-url.js";
 
 const MODEL = "compact-test";
 const scripts = [{
@@ -290,6 +291,7 @@ describe("the model view (CTX-4)", () => {
       await turn(a.host, session.id, "Turn 4: short");
       // A copy of the data while host A is idle: the same history, read by a host that never saw it.
       cpSync(home, copy, { recursive: true });
+      await copyTestDb(join(home, "seam.db"), join(copy, "seam.db"));
       model.reset();
       await turn(a.host, session.id, "probe");
       const incremental = JSON.stringify(bodyOf(0));

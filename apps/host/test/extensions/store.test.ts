@@ -4,6 +4,7 @@ import { createScope, type Scope } from "../../src/core/scope.js";
 import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { createExtensionStore, definitionHash, type ExtensionDefinition, type ExtensionStore } from "../../src/extensions/store.js";
 import { tmpDir } from "../persistence/tmp.js";
+import { testDbUrl } from "../support/db-url.js";
 
 let dir: ReturnType<typeof tmpDir>;
 let scope: Scope;
@@ -15,7 +16,7 @@ let s2: string;
 beforeEach(async () => {
   dir = tmpDir("seam-ext-");
   scope = createScope("test");
-  db = await openDatabase(scope, { home: dir.path, url: `file:${dir.path}/ext.db` });
+  db = await openDatabase(scope, { home: dir.path, url: testDbUrl(`${dir.path}/ext.db`) });
   store = createExtensionStore(db);
   s1 = (await db.store.sessions.create({ title: "One", workspace: "/one" })).id;
   s2 = (await db.store.sessions.create({ title: "Two", workspace: "/two" })).id;

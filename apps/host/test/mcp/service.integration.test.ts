@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { McpServerView, ToolCallItem } from "@seam/shared";
@@ -9,6 +9,7 @@ import { createHost } from "../../src/host.js";
 import type { HostApi } from "../../src/host-api.js";
 import { appRouter } from "../../src/trpc/root.js";
 import { everythingStdio, HOST_DIR } from "./helpers.js";
+import { storedText } from "../support/db-url.js";
 
 /** The real host: Prisma-backed service, real hub, real server-everything over stdio (MCP-10). */
 let open: { scope: Scope; host: HostApi; home: string }[] = [];
@@ -115,7 +116,7 @@ describe("MCP service with the real hub and server-everything", () => {
     });
     const result = await host.mcp.importApply(doc);
     expect(result.applied.map((a) => a.name).sort()).toEqual(["api", "gh"]);
-    const bytes = ["seam.db", "seam.db-wal"].map((f) => join(home, f)).filter(existsSync).map((f) => readFileSync(f).toString("latin1")).join("");
+    const bytes = await storedText(home);
     expect(bytes).toContain("GITHUB_TOKEN");
     for (const secret of ["ghp_PastedSecretValue001", "PastedBearer002", "PastedKey003"]) expect(bytes).not.toContain(secret);
   });

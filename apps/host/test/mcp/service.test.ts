@@ -7,6 +7,7 @@ import { createMcpService, type McpService } from "../../src/mcp/service.js";
 import { createMcpStore } from "../../src/mcp/store.js";
 import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { tmpDir } from "../persistence/tmp.js";
+import { testDbUrl } from "../support/db-url.js";
 
 /**
  * A hub double with the real hub's contract: `command: "fail"` cannot connect (with
@@ -99,7 +100,7 @@ const open = async () => {
 beforeEach(async () => {
   dir = tmpDir("seam-mcp-");
   scope = createScope("test");
-  db = await openDatabase(scope.child("db"), { home: dir.path, url: `file:${dir.path}/mcp.db` });
+  db = await openDatabase(scope.child("db"), { home: dir.path, url: testDbUrl(`${dir.path}/mcp.db`) });
   await open();
 });
 afterEach(async () => {

@@ -6,12 +6,13 @@ import type { PrismaClient } from "../../src/generated/prisma/client.js";
 import { openDatabase } from "../../src/persistence/db.js";
 import { databaseUrl } from "../../src/persistence/url.js";
 import { tmpDir } from "./tmp.js";
+import { onPostgres, testDbUrl } from "../support/db-url.js";
 
 describe("openDatabase (CORE-16)", () => {
   beforeEach(() => { vi.stubEnv("DATABASE_URL", ""); });
   afterEach(() => { vi.unstubAllEnvs(); });
 
-  it("creates a private home, migrates and opens SQLite in WAL mode with a busy timeout", async () => {
+  it.skipIf(onPostgres)("creates a private home, migrates and opens SQLite in WAL mode with a busy timeout", async () => {
     await using dir = tmpDir();
     const home = join(dir.path, "home");
     await using scope = createScope("test");
@@ -66,7 +67,7 @@ describe("Database lifetime", () => {
   it("disposing the scope lets queued calls finish, then refuses new ones with closed:db", async () => {
     await using dir = tmpDir();
     const scope = createScope("test");
-    const db = await openDatabase(scope, { home: dir.path, url: `file:${join(dir.path, "life.db")}` });
+    const db = await openDatabase(scope, { home: dir.path, url: testDbUrl(join(dir.path, "life.db")) });
     const s = await db.store.sessions.create({ title: "t", workspace: "/w" });
     const pending = Array.from({ length: 5 }, (_, i) => db.store.items.appendMessage(s.id, { turnId: null, role: "user", text: `${i}`, state: "complete" }));
     const counted = db.exclusive((p) => p.message.count());
@@ -80,19 +81,26 @@ describe("Database lifetime", () => {
   it("exclusive maps Prisma errors to HostError, coded for what the call was about", async () => {
     await using dir = tmpDir();
     await using scope = createScope("test");
-    const db = await openDatabase(scope, { home: dir.path, url: `file:${join(dir.path, "ex.db")}` });
+    const db = await openDatabase(scope, { home: dir.path, url: testDbUrl(join(dir.path, "ex.db")) });
     const update = (p: PrismaClient) => p.session.update({ where: { id: "nope" }, data: { title: "x" } });
     await expect(db.exclusive(update)).rejects.toMatchObject({ code: "not_found:db", message: "database not found" });
     await expect(db.exclusive(update, { capability: "session", what: "session nope" })).rejects.toMatchObject({ code: "not_found:session", message: "session nope not found" });
   });
 });
 
-describe("databaseUrl", () => {
-  it("uses <home>/seam.db, a file: DATABASE_URL, and refuses other schemes", () => {
-    expect(databaseUrl("/data", undefined)).toBe("file:/data/seam.db");
-    expect(databaseUrl("/data", "file:/tmp/x.db")).toBe("file:/tmp/x.db");
-    expect(databaseUrl("/data", "file:///tmp/y.db?mode=rwc")).toBe("file:/tmp/y.db");
-    expect(databaseUrl("/data", "file:rel.db")).toBe(`file:${join(process.cwd(), "rel.db")}`);
-    expect(() => databaseUrl("/data", "postgresql://u@h/db")).toThrow(expect.objectContaining({ code: "bad_input:db" }));
+describe.skipIf(onPostgres)("databaseUrl (SCALE-1)", () => {
+  it("uses <home>/seam.db, SEAM_DATABASE_URL before DATABASE_URL, file: and postgres:// URLs, and refuses anything else", () => {
+    expect(databaseUrl("/data", {})).toBe("file:/data/seam.db");
+    expect(databaseUrl("/data", { DATABASE_URL: "file:/tmp/x.db" })).toBe("file:/tmp/x.db");
+    expect(databaseUrl("/data", { DATABASE_URL: "file:///tmp/y.db?mode=rwc" })).toBe("file:/tmp/y.db");
+    expect(databaseUrl("/data", { DATABASE_URL: "file:rel.db" })).toBe(`file:${join(process.cwd(), "rel.db")}`);
+    expect(databaseUrl("/data", { DATABASE_URL: "postgresql://u@h/db" })).toBe("postgresql://u@h/db");
+    expect(databaseUrl("/data", { SEAM_DATABASE_URL: "postgres://u:p@h:5433/team", DATABASE_URL: "file:/tmp/x.db" })).toBe("postgres://u:p@h:5433/team");
+    const refused = (env: Record<string, string>, message: RegExp) =>
+      expect(() => databaseUrl("/data", env)).toThrow(expect.objectContaining({ code: "bad_input:db", message: expect.stringMatching(message) }));
+    refused({ SEAM_DATABASE_URL: "mysql://u@h/db" }, /SEAM_DATABASE_URL must be a file: SQLite URL or a postgres:\/\/ URL/);
+    refused({ SEAM_DATABASE_URL: "postgres://u@h" }, /names no database/);
+    refused({ SEAM_DATABASE_URL: "postgres://u@h/" }, /names no database/);
+    refused({ DATABASE_URL: "file::memory:" }, /must name a database file/);
   });
 });

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { toHostError } from "../../src/persistence/errors.js";
 import { createStore } from "../../src/persistence/store.js";
 import { tmpDir } from "./tmp.js";
+import { testDbUrl } from "../support/db-url.js";
 
 const known = (code: string) => new Prisma.PrismaClientKnownRequestError(`driver says ${code} at /srv/x.db`, { code, clientVersion: "7" });
 
@@ -52,7 +53,7 @@ describe("toHostError (STYLE §4)", () => {
 async function withDb(fn: (db: Database) => Promise<void>): Promise<void> {
   await using dir = tmpDir();
   await using scope = createScope("test");
-  await fn(await openDatabase(scope, { home: dir.path, url: `file:${dir.path}/errors.db` }));
+  await fn(await openDatabase(scope, { home: dir.path, url: testDbUrl(`${dir.path}/errors.db`) }));
 }
 
 describe("per-model not found through the real stores", () => {

@@ -3,6 +3,7 @@ import { HostError } from "../../src/core/errors.js";
 import { createScope, type Scope } from "../../src/core/scope.js";
 import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { tmpDir } from "./tmp.js";
+import { testDbUrl } from "../support/db-url.js";
 
 let dir: ReturnType<typeof tmpDir>;
 let scope: Scope;
@@ -11,7 +12,7 @@ let db: Database;
 beforeEach(async () => {
   dir = tmpDir();
   scope = createScope("test");
-  db = await openDatabase(scope, { home: dir.path, url: `file:${dir.path}/store.db` });
+  db = await openDatabase(scope, { home: dir.path, url: testDbUrl(`${dir.path}/store.db`) });
 });
 afterEach(async () => {
   await scope.dispose();

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { deployMigrations, prismaPaths } from "../../src/persistence/migrate.js";
 import { ftsQuery } from "../../src/persistence/search.js";
 import { tmpDir } from "../persistence/tmp.js";
+import { testDbUrl } from "../support/db-url.js";
 
 let dir: ReturnType<typeof tmpDir>;
 let scope: Scope;
@@ -15,7 +16,7 @@ let db: Database;
 beforeEach(async () => {
   dir = tmpDir("seam-search-");
   scope = createScope("test");
-  db = await openDatabase(scope, { home: dir.path, url: `file:${dir.path}/search.db` });
+  db = await openDatabase(scope, { home: dir.path, url: testDbUrl(`${dir.path}/search.db`) });
 });
 afterEach(async () => {
   await scope.dispose();

@@ -12,6 +12,7 @@ import { appRouter } from "../../src/trpc/root.js";
 import { mergeTopics } from "../../src/trpc/routers/live.js";
 import { serveTrpc } from "../../src/trpc/server.js";
 import { startTestHost } from "../support/host.js";
+import { execTestDb, onPostgres } from "../support/db-url.js";
 
 let scope: Scope;
 let host: HostApi;
@@ -80,10 +81,14 @@ describe("errors on the wire (STYLE §4)", () => {
   });
 
   it("hides an internal:db failure from a real broken database, over the caller and over HTTP", async () => {
-    const sqlite = new Database(join(home, "seam.db"));
-    sqlite.pragma("foreign_keys = OFF");
-    sqlite.exec('DROP TABLE "Session"');
-    sqlite.close();
+    if (onPostgres) {
+      await execTestDb(join(home, "seam.db"), 'DROP TABLE "Session" CASCADE');
+    } else {
+      const sqlite = new Database(join(home, "seam.db"));
+      sqlite.pragma("foreign_keys = OFF");
+      sqlite.exec('DROP TABLE "Session"');
+      sqlite.close();
+    }
 
     const { lines, log } = captured();
     const error = await failure(appRouter.createCaller({ host, log }).session.list());
