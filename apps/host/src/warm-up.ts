@@ -4,6 +4,9 @@ import { messageOf } from "./core/errors.js";
 import { warmProvider } from "./llm/llm.js";
 import type { ModelSettingsService } from "./settings/model.js";
 import type { Store } from "./persistence/store.js";
+import { createLog } from "./core/log.js";
+
+const log = createLog("host");
 
 export interface WarmUpDeps {
   model: Pick<ModelSettingsService, "current" | "contextWindow" | "toolBudget">;
@@ -24,7 +27,7 @@ export interface WarmUpDeps {
  */
 export async function warmUp(deps: WarmUpDeps): Promise<void> {
   const step = (what: string, fn: () => unknown) => Promise.resolve().then(fn).catch((error: unknown) => {
-    console.error(`[host] warm-up: ${what}: ${messageOf(error)}`);
+    log.warn(`warm-up: ${what}: ${messageOf(error)}`);
   });
   const status = await deps.model.current().catch(() => null);
   await Promise.all([
