@@ -4,15 +4,15 @@ import { messageOf } from "./core/errors.js";
 import { warmProvider } from "./llm/llm.js";
 import type { ModelSettingsService } from "./settings/model.js";
 import type { Store } from "./persistence/store.js";
-import { createLog } from "./core/log.js";
-
-const log = createLog("host");
+import { createLog, type Log } from "./core/log.js";
 
 export interface WarmUpDeps {
   model: Pick<ModelSettingsService, "current" | "contextWindow" | "toolBudget">;
   store: Pick<Store, "sessions" | "items" | "turns">;
   /** The global tools: their spec token counts are cached once (the context meter reads them every step). */
   registry: Pick<ToolRegistry, "visible">;
+  /** Where failed steps are reported (default: the host log). */
+  log?: Log;
   /** Other capabilities' own warm-ups (the bash grammar of the permission checks). */
   others: (() => Promise<void>)[];
 }
@@ -26,6 +26,7 @@ export interface WarmUpDeps {
  * a request that comes first loads what it needs itself. Failures are only logged: nothing here is required.
  */
 export async function warmUp(deps: WarmUpDeps): Promise<void> {
+  const log = deps.log ?? createLog("host");
   const step = (what: string, fn: () => unknown) => Promise.resolve().then(fn).catch((error: unknown) => {
     log.warn(`warm-up: ${what}: ${messageOf(error)}`);
   });
