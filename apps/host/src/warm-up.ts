@@ -1,6 +1,6 @@
 import type { ToolRegistry } from "./agent/registry.js";
 import { cachedToolTokens } from "./agent/tool-tokens.js";
-import { messageOf } from "./core/errors.js";
+import { isHostError, messageOf } from "./core/errors.js";
 import { warmProvider } from "./llm/llm.js";
 import type { ModelSettingsService } from "./settings/model.js";
 import type { Store } from "./persistence/store.js";
@@ -37,7 +37,9 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
     step("fetch", () => fetch("data:text/plain,seam").then((r) => r.arrayBuffer())),
     step("session reads", () => Promise.all([
       deps.store.sessions.get("warm-up"), deps.store.items.since("warm-up", 0), deps.store.items.lastFact("warm-up", "compaction"),
-      deps.store.turns.list("warm-up"), deps.store.turns.byIds("warm-up", ["warm-up"]),
+      // `turns.list` refuses an unknown session (not_found) after its lookup: expected here, not worth a warning.
+      deps.store.turns.list("warm-up").catch((error: unknown) => { if (!(isHostError(error) && error.kind === "not_found")) throw error; }),
+      deps.store.turns.byIds("warm-up", ["warm-up"]),
     ])),
     ...deps.others.map((fn, i) => step(`capability ${i}`, fn)),
   ]);
