@@ -37,7 +37,8 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /**
  * `SEAM_LOG_FORMAT` read as a format: unset or empty is `text`; anything but the allowed values throws an
- * error naming them (main.ts turns it into a start-up failure).
+ * error naming them (main.ts turns it into a start-up failure). A plain Error: core/errors.ts imports this
+ * file (redact), so HostError cannot be imported here without a cycle.
  */
 export function parseLogFormat(value: string | undefined): LogFormat {
   const v = value?.trim().toLowerCase();

@@ -88,15 +88,13 @@ export function createReadiness(opts: ReadinessOptions): ReadinessCheck {
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
   };
 
-  const report = (outcome: Outcome) => {
-    const ok = outcome.ready.ok;
-    if (ok === lastOk || (lastOk === undefined && ok)) {
-      lastOk = ok;
-      return;
-    }
-    lastOk = ok;
-    if (ok) opts.log?.info("ready again: the database answers and its migrations are applied");
-    else opts.log?.warn(`not ready: ${outcome.ready.ok ? "" : outcome.ready.reason}`, { detail: outcome.detail });
+  /** One line per change (the first check only when it fails): probes come every few seconds. */
+  const report = ({ ready, detail }: Outcome) => {
+    const changed = ready.ok !== (lastOk ?? true);
+    lastOk = ready.ok;
+    if (!changed) return;
+    if (ready.ok) opts.log?.info("ready again: the database answers and its migrations are applied");
+    else opts.log?.warn(`not ready: ${ready.reason}`, { detail });
   };
 
   return {
