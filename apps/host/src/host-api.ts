@@ -13,6 +13,7 @@ import type { Api as ModelApi } from "./settings/model.js";
 import type { Api as ShellApi } from "./shell/shell.js";
 import type { Api as SkillsApi } from "./skills/skills.js";
 import type { Api as WebApi } from "./web/web.js";
+import type { Readiness } from "./persistence/readiness.js";
 
 /**
  * What the tRPC layer may call (STYLE §5): each capability's own `Api`, composed. Types flow one way:
@@ -37,4 +38,6 @@ export interface HostApi {
   /** Every live topic's source (`live.stream`). */
   live: LiveSources;
   info(): HostInfo;
+  /** Readiness for `GET /readyz` (SCALE-4): the database answers and its migrations are applied; not while shutting down. */
+  ready(): Promise<Readiness>;
 }

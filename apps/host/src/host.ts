@@ -20,6 +20,8 @@ import * as Lsp from "./lsp/lsp.js";
 import * as Mcp from "./mcp/mcp.js";
 import { openDatabase } from "./persistence/db.js";
 import { databaseUrl } from "./persistence/url.js";
+import { createReadiness } from "./persistence/readiness.js";
+import { createLog } from "./core/log.js";
 import * as Permissions from "./permissions/permissions.js";
 import { createModelSettings } from "./settings/model.js";
 import * as Shell from "./shell/shell.js";
@@ -46,7 +48,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   await trace.phase("child groups", () => recordChildGroups(scope.child("children"), { home: opts.home }));
   const db = await trace.phase("database open + migrations", () => openDatabase(scope.child("db"), { home: opts.home, url: databaseUrl(opts.home, opts.env) }));
   const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());
-  if (recovered.turns > 0) console.error(`[host] marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
+  const log = createLog("host");
+  if (recovered.turns > 0) log.warn(`marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
 
   const registry = createToolRegistry();
   const permissions = await trace.phase("create permissions", () => Permissions.create(scope.child("permissions"), {
@@ -102,7 +105,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     try {
       for await (const _ of sessions.listEvents(rootsWatch.signal)) mcp.workspacesChanged();
     } catch (error) {
-      if (!rootsWatch.signal.aborted) console.error(`[host] MCP roots stopped following the sessions: ${String(error)}`);
+      if (!rootsWatch.signal.aborted) log.error(`MCP roots stopped following the sessions: ${String(error)}`);
     }
   })();
   scope.add(sessions.beforeRemove((id) => shell.killSessionJobs(id)), "shell:kill-session-jobs");
@@ -134,6 +137,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     checkpoints: turns.api,
     live: { ...sessions.live, ...mcp.live, ...lsp.live, ...extensions.live, ...permissions.live, ...shell.live },
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
+    ready: createReadiness({ db, stopping: scope.signal, log }).check,
     // main.ts runs it once the server listens (#17 item 2): what the first turn needs, loaded off the request path.
     warmUp: () => warmUp({ model, store: db.store, registry, others: [() => permissions.warm(), () => skills.warm()] }),
   };

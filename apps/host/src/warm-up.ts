@@ -1,15 +1,18 @@
 import type { ToolRegistry } from "./agent/registry.js";
 import { cachedToolTokens } from "./agent/tool-tokens.js";
-import { messageOf } from "./core/errors.js";
+import { isHostError, messageOf } from "./core/errors.js";
 import { warmProvider } from "./llm/llm.js";
 import type { ModelSettingsService } from "./settings/model.js";
 import type { Store } from "./persistence/store.js";
+import { createLog, type Log } from "./core/log.js";
 
 export interface WarmUpDeps {
   model: Pick<ModelSettingsService, "current" | "contextWindow" | "toolBudget">;
   store: Pick<Store, "sessions" | "items" | "turns">;
   /** The global tools: their spec token counts are cached once (the context meter reads them every step). */
   registry: Pick<ToolRegistry, "visible">;
+  /** Where failed steps are reported (default: the host log). */
+  log?: Log;
   /** Other capabilities' own warm-ups (the bash grammar of the permission checks). */
   others: (() => Promise<void>)[];
 }
@@ -23,8 +26,9 @@ export interface WarmUpDeps {
  * a request that comes first loads what it needs itself. Failures are only logged: nothing here is required.
  */
 export async function warmUp(deps: WarmUpDeps): Promise<void> {
+  const log = deps.log ?? createLog("host");
   const step = (what: string, fn: () => unknown) => Promise.resolve().then(fn).catch((error: unknown) => {
-    console.error(`[host] warm-up: ${what}: ${messageOf(error)}`);
+    log.warn(`warm-up: ${what}: ${messageOf(error)}`);
   });
   const status = await deps.model.current().catch(() => null);
   await Promise.all([
@@ -33,7 +37,9 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
     step("fetch", () => fetch("data:text/plain,seam").then((r) => r.arrayBuffer())),
     step("session reads", () => Promise.all([
       deps.store.sessions.get("warm-up"), deps.store.items.since("warm-up", 0), deps.store.items.lastFact("warm-up", "compaction"),
-      deps.store.turns.list("warm-up"), deps.store.turns.byIds("warm-up", ["warm-up"]),
+      // `turns.list` refuses an unknown session (not_found) after its lookup: expected here, not worth a warning.
+      deps.store.turns.list("warm-up").catch((error: unknown) => { if (!(isHostError(error) && error.kind === "not_found")) throw error; }),
+      deps.store.turns.byIds("warm-up", ["warm-up"]),
     ])),
     ...deps.others.map((fn, i) => step(`capability ${i}`, fn)),
   ]);

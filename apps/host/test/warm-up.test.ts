@@ -26,22 +26,18 @@ describe("warm-up after start (#17 item 2)", () => {
   it("never fails: a broken step is logged and the rest still runs", async () => {
     const ran: string[] = [];
     const errors: string[] = [];
-    const original = console.error;
-    console.error = (line: string) => errors.push(line);
-    try {
-      await warmUp({
-        model: {
-          current: () => Promise.reject(new Error("no settings")),
-          contextWindow: () => Promise.reject(new Error("no window")),
-          toolBudget: async () => ({ maxTools: 1, maxPercent: 1, window: null }),
-        },
-        store: { sessions: { get: async () => { ran.push("sessions"); return null; } }, items: { since: async () => [], lastFact: async () => null }, turns: { list: async () => [], byIds: async () => [] } } as never,
-        registry: { visible: () => [] },
-        others: [async () => { ran.push("other"); }, () => Promise.reject(new Error("grammar missing"))],
-      });
-    } finally {
-      console.error = original;
-    }
+    const log = { info: (m: string) => errors.push(m), warn: (m: string) => errors.push(m), error: (m: string) => errors.push(m) };
+    await warmUp({
+      log,
+      model: {
+        current: () => Promise.reject(new Error("no settings")),
+        contextWindow: () => Promise.reject(new Error("no window")),
+        toolBudget: async () => ({ maxTools: 1, maxPercent: 1, window: null }),
+      },
+      store: { sessions: { get: async () => { ran.push("sessions"); return null; } }, items: { since: async () => [], lastFact: async () => null }, turns: { list: async () => [], byIds: async () => [] } } as never,
+      registry: { visible: () => [] },
+      others: [async () => { ran.push("other"); }, () => Promise.reject(new Error("grammar missing"))],
+    });
     expect(ran.sort()).toEqual(["other", "sessions"]);
     expect(errors.some((e) => e.includes("no window"))).toBe(true);
     expect(errors.some((e) => e.includes("grammar missing"))).toBe(true);

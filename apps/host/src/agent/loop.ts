@@ -9,6 +9,9 @@ import type { ViewSnapshot } from "./model-view.js";
 import { systemPrompt } from "./prompt.js";
 import type { ToolSet } from "./tool-set.js";
 import { stopReason } from "./stop.js";
+import { createLog } from "../core/log.js";
+
+const log = createLog("agent");
 
 export interface TurnDeps {
   store: Store;
@@ -128,7 +131,7 @@ async function runHooks(deps: TurnDeps, ctx: TurnContext, step: number) {
       deps.emitItem(item);
       return item;
     },
-  }, (label, error) => console.error(`[agent] step hook ${label} failed: ${messageOf(error)}`));
+  }, (label, error) => log.error(`step hook ${label} failed: ${messageOf(error)}`, { session: ctx.sessionId }));
 }
 
 /** The model loop of one turn (CORE-13): stream, run the requested tools, repeat until done or maxSteps. */

@@ -25,6 +25,9 @@ import { createSessionOps, type SessionOps } from "./session-ops.js";
 import { createToolSet, DEFAULT_BUDGET, type ToolSet } from "./tool-set.js";
 import { createSessionPages, type SessionPages } from "./session-pages.js";
 import { stopReason, TurnStop } from "./stop.js";
+import { createLog } from "../core/log.js";
+
+const log = createLog("session");
 
 export interface SessionDeps {
   store: Store;
@@ -128,7 +131,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     try {
       emit(sessionId, { type: "context", context: await meter.measure(sessionId, workspace) });
     } catch (error) {
-      console.error(`[session] could not measure the context of session ${sessionId}: ${messageOf(error)}`);
+      log.warn(`could not measure the context of session ${sessionId}: ${messageOf(error)}`, { session: sessionId });
     }
   };
 
@@ -155,7 +158,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     try {
       outcome = await compactor.compact({ ...ctx, ...opts, emitItem: d.emitItem });
     } catch (error) {
-      console.error(`[session] compaction failed in session ${ctx.sessionId}: ${messageOf(error)}`);
+      log.error(`compaction failed in session ${ctx.sessionId}: ${messageOf(error)}`, { session: ctx.sessionId });
       return { kind: "none", reason: `The compaction could not run: ${messageOf(error)}` };
     }
     if (outcome.kind !== "none") await emitContext(ctx.sessionId, ctx.workspace);
@@ -233,14 +236,14 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
             appendFact: async (fact) => local.emitItem(await store.items.appendFact(sessionId, { turnId: turn.id, ...fact })),
           });
         } catch (error) {
-          console.error(`[session] an after-turn hook failed for turn ${turn.id}: ${messageOf(error)}`);
+          log.error(`an after-turn hook failed for turn ${turn.id}: ${messageOf(error)}`, { session: sessionId });
         }
       }
       try {
         const finished = await store.turns.finish(turn.id, { status: end.status, reason: end.reason, steps: end.steps, usage: end.usage });
         emit(sessionId, { type: "turn", turn: finished });
       } catch (error) {
-        console.error(`[session] could not record the end of turn ${turn.id}: ${messageOf(error)}`);
+        log.error(`could not record the end of turn ${turn.id}: ${messageOf(error)}`, { session: sessionId });
       } finally {
         running.delete(sessionId);
         bus.emit("list", null);

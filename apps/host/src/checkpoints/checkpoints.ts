@@ -14,6 +14,7 @@ import { pruneRefs, releaseLabels, saveRef } from "./refs.js";
 import { applyPlan, planRestore, planUndo, previewPlan } from "./rewind.js";
 import { canonicalWorkspace, openShadow, RepoQueue, removeShadow, shadowDir, type Shadow } from "./shadow.js";
 import { takeSnapshot } from "./snapshot.js";
+import { createLog } from "../core/log.js";
 
 /** What the checkpoints capability needs from the host (passed by host.ts). */
 export interface CheckpointsDeps {
@@ -91,7 +92,7 @@ export async function create(scope: Scope, deps: CheckpointsDeps): Promise<Check
     keep: deps.keepSnapshots ?? 400,
     pruneEvery: deps.pruneEvery ?? 50,
   };
-  const warn = deps.warn ?? ((m: string) => console.error(m));
+  const warn = deps.warn ?? ((m: string) => createLog("checkpoints").warn(m.replace(/^checkpoints: /, "")));
   const queue = new RepoQueue();
   const opened = new Map<string, Promise<Shadow>>();
   const counts = new Map<string, number>();

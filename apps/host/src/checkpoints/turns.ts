@@ -5,6 +5,7 @@ import type { AfterTurn } from "../agent/session.js";
 import type { BeforeRun } from "../agent/runtime.js";
 import type { Api as Engine } from "./checkpoints.js";
 import { restoreAndFork } from "./restore-fork.js";
+import { createLog } from "../core/log.js";
 
 /** The Changed files card of a turn (CODE-5): the files between its two snapshots. */
 export const CHANGED_FILES_FACT = "changed_files";
@@ -62,7 +63,7 @@ export interface TurnsApi {
  * missing, the calls run without checkpoints and the capability row says why.
  */
 export function turnCheckpoints(deps: TurnDeps): { api: TurnsApi; disposers: Disposer[] } {
-  const warn = deps.warn ?? ((m: string) => console.error(`[checkpoints] ${m}`));
+  const warn = deps.warn ?? ((m: string) => createLog("checkpoints").warn(m));
   /** turnId → the start snapshot (taken once, on the first changing call). */
   const started = new Map<string, Promise<string | null>>();
 

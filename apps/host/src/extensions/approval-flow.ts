@@ -2,6 +2,9 @@ import type { ApprovalRequestView, ExtensionVersionSource } from "@seam/shared";
 import { messageOf } from "../core/errors.js";
 import { refusal, type ExtensionsContext, type RunDecision } from "./context.js";
 import type { Run } from "./runs.js";
+import { createLog } from "../core/log.js";
+
+const log = createLog("extensions");
 
 export type ApprovedBy = "user" | "grant" | "setting" | "earlier";
 
@@ -21,7 +24,7 @@ export async function approve(ctx: ExtensionsContext, run: Run, src: ExtensionVe
   const requestedAt = new Date();
   const audit = (decision: RunDecision["decision"], by: RunDecision["by"], allowFuture = false) =>
     ctx.audit?.({ sessionId: run.sessionId, packageName: src.packageName, version: src.version, decision, by, allowFuture, requestedAt })
-      .catch((error: unknown) => console.error(`[extensions] could not record the run decision in the audit log: ${messageOf(error)}`));
+      .catch((error: unknown) => log.error(`could not record the run decision in the audit log: ${messageOf(error)}`));
   if (await extStore.activeGrant(src.packageId)) {
     await extStore.decide(src.packageId, src.version, "allow", "grant", false);
     ctx.changed(true);

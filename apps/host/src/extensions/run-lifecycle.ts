@@ -6,6 +6,9 @@ import { servicesFor } from "./run-services.js";
 import { startHostHalf } from "./runner.js";
 import { createRun, isLive, type Run } from "./runs.js";
 import type { RunResult } from "./service-types.js";
+import { createLog } from "../core/log.js";
+
+const log = createLog("extensions");
 
 /** Ended runs kept for the extensions page. */
 const ENDED_RUNS_KEPT = 50;
@@ -67,7 +70,7 @@ export async function endRun(ctx: ExtensionsContext, run: Run, state: Run["state
   run.settleBrowser();
   emitToSession(ctx.runs, run, "extension.stopped", { name: run.packageName, version: run.version, state });
   ctx.changed();
-  await run.scope.dispose().catch((error: unknown) => console.error(`[extensions] disposing ${run.packageName}@${run.version}: ${messageOf(error)}`));
+  await run.scope.dispose().catch((error: unknown) => log.error(`disposing ${run.packageName}@${run.version}: ${messageOf(error)}`));
   // Keep the ended runs the page shows bounded.
   const ended = ctx.runs.filter((r) => !isLive(r));
   for (const old of ended.slice(0, Math.max(0, ended.length - ENDED_RUNS_KEPT))) ctx.runs.splice(ctx.runs.indexOf(old), 1);

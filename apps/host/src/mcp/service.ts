@@ -13,6 +13,7 @@ import { withToolPolicy } from "./policy.js";
 import type { McpHub } from "./hub.js";
 import { createMcpStore, type McpStore } from "./store.js";
 import type { Prober } from "./probe.js";
+import { createLog } from "../core/log.js";
 
 /** MCP server management for the tRPC layer (MCP-10): saved configs joined with the hub's live state. */
 export interface McpService {
@@ -73,7 +74,7 @@ const notFound = (name: string) => new HostError("not_found:mcp", `No MCP server
  */
 export async function createMcpService(scope: Scope, deps: McpServiceDeps): Promise<McpService> {
   const { hub } = deps;
-  const log = deps.log ?? ((m: string) => console.error(`[mcp] ${m}`));
+  const log = deps.log ?? ((m: string) => createLog("mcp").warn(m));
   const throttleMs = deps.throttleMs ?? 100;
   const store: McpStore = createMcpStore(deps.db, { onCorrupt: (n, p) => log(`saved config "${n}" is unreadable and was skipped: ${p}`) });
   const configs = new Map<string, McpServerConfig>();

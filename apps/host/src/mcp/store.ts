@@ -2,6 +2,7 @@ import { formatIssues, McpServerConfig } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { PrismaClient } from "../generated/prisma/client.js";
 import type { Database } from "../persistence/db.js";
+import { createLog } from "../core/log.js";
 
 /**
  * Saved MCP server configs (MCP-10). A row holds the validated McpServerConfig as JSON; by the
@@ -25,7 +26,7 @@ interface Row { name: string; configJson: string; enabled: boolean }
 const notFoundText = (name: string) => `No MCP server named "${name}" is configured.`;
 
 export function createMcpStore(db: Pick<Database, "exclusive">, opts: { onCorrupt?: (name: string, problem: string) => void } = {}): McpStore {
-  const onCorrupt = opts.onCorrupt ?? ((name, problem) => console.error(`[mcp] saved config "${name}" is unreadable and was skipped: ${problem}`));
+  const onCorrupt = opts.onCorrupt ?? ((name, problem) => createLog("mcp").warn(`saved config "${name}" is unreadable and was skipped: ${problem}`));
 
   const decode = (row: Row): McpServerConfig | null => {
     let json: unknown;

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { HostError, type Capability } from "../core/errors.js";
 import type { Disposer } from "../core/scope.js";
+import { createLog } from "../core/log.js";
+
+const log = createLog("approvals");
 
 /** Who is asked about what: the capability that owns the request and how a person would name it. */
 export interface RequestAbout {
@@ -58,7 +61,7 @@ export function createApprovalBroker(opts: { now?: () => Date } = {}): ApprovalB
       try {
         fn();
       } catch (error) {
-        console.error("[approvals] a change listener failed:", error);
+        log.error("a change listener failed", { error });
       }
     }
   };

@@ -7,6 +7,9 @@ import { evaluate } from "./evaluate.js";
 import type { AuditInput, PermissionStore } from "./store.js";
 import { suggestRule } from "./suggest.js";
 import type { CallFacts, Verdict } from "./types.js";
+import { createLog } from "../core/log.js";
+
+const log = createLog("permissions");
 
 /** How the broker names tool-call requests. */
 export const TOOL_REQUEST = { capability: "permissions", noun: "approval request" } as const;
@@ -40,7 +43,7 @@ export function createGate(deps: GateDeps): Authorize {
       tool: tool.name, effect: tool.effect, mode, requestedAt: new Date(),
     };
     const audit = (entry: Pick<AuditInput, "decision" | "by" | "subject"> & Partial<AuditInput>) =>
-      deps.store.record({ ...base, ...entry }).catch((error: unknown) => console.error(`[permissions] could not write the audit log: ${messageOf(error)}`));
+      deps.store.record({ ...base, ...entry }).catch((error: unknown) => log.error(`could not write the audit log: ${messageOf(error)}`));
     const ruleOf = (v: Verdict) => (v.by.kind === "rule" ? { pattern: v.by.rule.pattern, scope: v.by.rule.scope } : null);
 
     if (verdict.verdict === "allow") {
@@ -90,7 +93,7 @@ export function createGate(deps: GateDeps): Authorize {
       try {
         await deps.store.createRule({ scope, owner, action: "allow", pattern }, { replace: true });
       } catch (error) {
-        console.error(`[permissions] could not save the rule ${pattern}: ${messageOf(error)}`);
+        log.error(`could not save the rule ${pattern}: ${messageOf(error)}`);
       }
     }
     await audit({ decision: "allow", by: "user", subject, answerScope: answer.scope, rule: patterns[0] ? { pattern: patterns.join(", "), scope } : null });

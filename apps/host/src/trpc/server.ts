@@ -7,6 +7,10 @@ import { BODY_MAX_BYTES, BODY_TOO_LARGE } from "./limits.js";
 import { appRouter } from "./root.js";
 import { CALLBACK_PATH } from "../mcp/oauth/manager.js";
 import { callbackPage } from "../mcp/oauth/callback-page.js";
+import { createLog } from "../core/log.js";
+import { probePath, serveProbe } from "./probes.js";
+
+const log = createLog("trpc");
 
 export interface ServeOptions { host: HostApi; policy: AuthPolicy; bind: string; port: number }
 
@@ -23,7 +27,7 @@ export async function serveTrpc(scope: Scope, opts: ServeOptions): Promise<{ ser
     maxBodySize: BODY_MAX_BYTES,
     createContext: () => ({ host: opts.host }),
     onError({ error, path }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path ?? "?"}: ${error.message}`);
+      if (error.code === "INTERNAL_SERVER_ERROR") log.error(`${path ?? "?"}: ${error.message}`);
     },
   });
   const server = createServer((req, res) => {
@@ -31,6 +35,12 @@ export async function serveTrpc(scope: Scope, opts: ServeOptions): Promise<{ ser
     // navigation), but the Host check applies, and the sign-in's single-use `state` is what authorizes it.
     if (req.method === "GET" && (req.url === CALLBACK_PATH || req.url?.startsWith(`${CALLBACK_PATH}?`))) {
       void serveOAuthCallback(req, res, opts);
+      return;
+    }
+    // Health probes (SCALE-4): before every check, since they answer no data to anyone (see probes.ts).
+    const probe = probePath(req.url);
+    if (probe) {
+      void serveProbe(probe, req, res, opts.host);
       return;
     }
     const refused = refusal(req, opts.policy);

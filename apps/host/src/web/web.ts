@@ -18,6 +18,7 @@ import { webStatus } from "./status.js";
 import { compileAllowlist, type Allowlist, type Resolver } from "./ssrf.js";
 import { webFetchTool } from "./web-fetch.js";
 import { webSearchTool } from "./web-search.js";
+import { createLog } from "../core/log.js";
 
 /** The query a search probe sends: harmless, stable, cheap. */
 export const PROBE_QUERY = "Seam web search connectivity check";
@@ -68,7 +69,7 @@ export interface WebSeam {
 const TOOL_NAME: Record<WebKind, string> = { search: "web_search", fetch: "web_fetch" };
 
 export async function create(scope: Scope, deps: WebSeamDeps): Promise<WebSeam> {
-  const warn = deps.warn ?? ((m: string) => console.error(m));
+  const warn = deps.warn ?? ((m: string) => createLog("web").warn(m.replace(/^\[web\] /, "")));
   const doors = envDoors(deps.env);
   let stored = await loadWebSettings(deps.store, warn);
   let current = withDoors(stored, doors);

@@ -30,6 +30,14 @@ beforeAll(async () => {
       original(...args);
     });
   }
+  // The host's logs (createLog) write to the streams directly.
+  for (const stream of [process.stdout, process.stderr]) {
+    const original = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    vi.spyOn(stream, "write").mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+      logged.push(String(chunk));
+      return original(chunk, ...rest);
+    }) as typeof stream.write);
+  }
   fx = await startOAuthMcpFixture();
   ({ scope, host, home } = await startTestHost());
   scope.add(() => fx.close(), "oauth-fixture");

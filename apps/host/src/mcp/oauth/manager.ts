@@ -8,6 +8,7 @@ import type { ProviderMode, SeamOAuthProvider } from "./provider.js";
 import type { OAuthSecretStore } from "./secret-store.js";
 import { OAuthSession, resourceMetadataUrlOf } from "./session.js";
 import { watchChallenges } from "./watch-fetch.js";
+import { createLog } from "../../core/log.js";
 
 /** provider.ts holds the MCP SDK: loaded with the first connection or sign-in, not at host start (#17). */
 type Sdk = typeof import("./provider.js");
@@ -68,7 +69,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
   const now = deps.now ?? Date.now;
   // Every request of the OAuth flows (the SDK's token requests included) goes through it: one refresh per refresh token.
   const doFetch = dedupeRefreshes(deps.fetch ?? fetch, deps.now);
-  const warn = deps.warn ?? ((m: string) => console.error(`[mcp] ${m}`));
+  const warn = deps.warn ?? ((m: string) => createLog("mcp").warn(m));
   const interaction = deps.interaction ?? "browser";
   const sessions = new Map<string, OAuthSession>();
   /** state → the sign-in it belongs to; deleted on first use. */
