@@ -21,6 +21,7 @@ import * as Mcp from "./mcp/mcp.js";
 import { openDatabase } from "./persistence/db.js";
 import { databaseUrl } from "./persistence/url.js";
 import { createReadiness } from "./persistence/readiness.js";
+import { createCluster, leaseMsFrom } from "./cluster/cluster.js";
 import { createLog } from "./core/log.js";
 import * as Permissions from "./permissions/permissions.js";
 import { createModelSettings } from "./settings/model.js";
@@ -47,9 +48,16 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   // First, before any capability spawns: reap the process groups a crashed host left behind, then record ours.
   await trace.phase("child groups", () => recordChildGroups(scope.child("children"), { home: opts.home }));
   const db = await trace.phase("database open + migrations", () => openDatabase(scope.child("db"), { home: opts.home, url: databaseUrl(opts.home, opts.env) }));
-  const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());
   const log = createLog("host");
-  if (recovered.turns > 0) log.warn(`marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
+  // On PostgreSQL other hosts may share the database (SCALE-2): their running turns are theirs, and a dead
+  // host's are taken over by the cluster's heartbeat once its leases lapse. On SQLite this host is alone.
+  const cluster = db.provider === "postgresql"
+    ? await trace.phase("join the cluster", () => createCluster(scope.child("cluster"), { url: db.url, leaseMs: leaseMsFrom(opts.env) }))
+    : null;
+  if (!cluster) {
+    const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());
+    if (recovered.turns > 0) log.warn(`marked ${recovered.turns} turn(s) cut short by the last shutdown as interrupted`);
+  }
 
   const registry = createToolRegistry();
   const permissions = await trace.phase("create permissions", () => Permissions.create(scope.child("permissions"), {
@@ -96,7 +104,9 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     userInvocation: async (text, workspace, sessionId) => (await mcp.messages.promptInvocation(text)) ?? skills.resolveUserInvocation(text, workspace, sessionId),
     attachments: (list) => mcp.messages.attachmentsFact(list),
     systemExtra: () => mcp.instructions(),
+    ...(cluster ? { link: cluster } : {}),
   });
+  cluster?.start();
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
   // MCP roots follow the sessions' workspaces (MCP-13): servers hear roots/list_changed when the set changes.
   const rootsWatch = new AbortController();

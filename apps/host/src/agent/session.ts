@@ -10,7 +10,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { LiveSources } from "../core/live.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { LlmModel } from "../llm/llm.js";
-import type { SessionRow, Store } from "../persistence/store.js";
+import { TAKEN_OVER_REASON, type SessionRow, type Store } from "../persistence/store.js";
 import { createCompactor, type CompactOutcome } from "./compaction.js";
 import { createContextMeter, type ContextWindowInfo } from "./context.js";
 import { COMPACT_COMMAND } from "./history.js";
@@ -48,6 +48,28 @@ export interface SessionDeps {
   toolSet?: ToolSet;
   /** What capabilities add to the system prompt now (the MCP servers' instructions, MCP-8). */
   systemExtra?(): string;
+  /** The other hosts on the same database (SCALE-2, SCALE-3); absent when this host is alone with it (SQLite). */
+  link?: SessionLink;
+}
+
+/**
+ * How the sessions of several hosts on one database stay consistent (SCALE-2, SCALE-3): a turn runs
+ * only on the host holding the session's lease, and live events reach the pages of every host.
+ */
+export interface SessionLink {
+  /** Takes the right to run the session's turns; conflict:session when another host runs one. */
+  claim(sessionId: string): Promise<{ release(): Promise<void> }>;
+  /** Shares a session's event (or, with nulls, "the list changed") with the other hosts. */
+  share(sessionId: string | null, event: SessionEvent | null): void;
+  onShared(fn: (sessionId: string | null, event: SessionEvent | null) => void): Disposer;
+  runningElsewhere(sessionId: string): boolean;
+  /** Asks the host running the session's turn to stop it. */
+  requestStop(sessionId: string): void;
+  onStopRequest(fn: (sessionId: string) => void): Disposer;
+  /** A session whose host stopped answering: its running turns are this host's to mark interrupted. */
+  onTakeover(fn: (sessionId: string) => Promise<void>): Disposer;
+  /** A session this host lost to another: its turn here must stop. */
+  onLost(fn: (sessionId: string) => void): Disposer;
 }
 
 /** A direct-mode turn: the user runs one tool by hand (CORE-14). */
@@ -58,7 +80,7 @@ const directCall = (name: string, args: unknown) => async (d: TurnDeps, ctx: Tur
 
 type Events = { session: { sessionId: string; event: SessionEvent }; list: null };
 
-interface Running { turnId: string; controller: AbortController; done: Promise<void> }
+interface Running { turnId: string; controller: AbortController; done: Promise<void>; release?: () => Promise<void> }
 
 /** What the tRPC layer calls (`HostApi["sessions"]`); session operations (CTX-5) come from `SessionOps`, the paged timeline (CTX-4) from `SessionPages`. */
 export interface Api extends SessionOps, SessionPages {
@@ -111,11 +133,23 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const running = new Map<string, Running>();
   const removeHooks = new Set<(sessionId: string) => Promise<void>>();
   const afterTurnHooks = new Set<{ fn: AfterTurn }>();
-  const { store } = deps;
+  const { store, link } = deps;
 
-  const info = (row: SessionRow): SessionInfo => ({ ...row, running: running.has(row.id), waiting: deps.approvals?.waiting(row.id) ?? 0 });
+  const info = (row: SessionRow): SessionInfo => ({
+    ...row,
+    running: running.has(row.id) || (link?.runningElsewhere(row.id) ?? false),
+    waiting: deps.approvals?.waiting(row.id) ?? 0,
+  });
+  /** The sessions list changed: here and, through the link, on the other hosts. */
+  const listChanged = () => {
+    bus.emit("list", null);
+    link?.share(null, null);
+  };
   if (deps.approvals) scope.add(deps.approvals.onChange(() => bus.emit("list", null)), "approvals:listen");
-  const emit = (sessionId: string, event: SessionEvent) => bus.emit("session", { sessionId, event });
+  const emit = (sessionId: string, event: SessionEvent) => {
+    bus.emit("session", { sessionId, event });
+    link?.share(sessionId, event);
+  };
   const window = deps.contextWindow ?? (async (): Promise<ContextWindowInfo> => ({ value: null, source: "unknown" }));
   const toolSet = deps.toolSet ?? createToolSet({
     registry: deps.registry, loaded: createLoadedTools({ items: store.items }), budget: async () => ({ ...DEFAULT_BUDGET, window: (await window()).value }),
@@ -181,10 +215,12 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     running.set(sessionId, entry); // claimed before any await: two sends cannot both start a turn
     let turn: TurnInfo | undefined;
     try {
+      // Across hosts (SCALE-2): the lease before the turn's row, so a running turn always has a live lease.
+      if (link) entry.release = (await link.claim(sessionId)).release;
       turn = await store.turns.create(sessionId, mode);
       entry.turnId = turn.id;
       emit(sessionId, { type: "turn", turn });
-      bus.emit("list", null);
+      listChanged();
       const user = await store.items.appendMessage(sessionId, { turnId: turn.id, role: "user", text, state: "complete" });
       emit(sessionId, { type: "item", item: user });
     } catch (error) {
@@ -193,7 +229,8 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         if (failed) emit(sessionId, { type: "turn", turn: failed });
       }
       running.delete(sessionId);
-      bus.emit("list", null);
+      await entry.release?.().catch(() => {});
+      listChanged();
       throw error;
     }
 
@@ -246,7 +283,8 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         log.error(`could not record the end of turn ${turn.id}: ${messageOf(error)}`, { session: sessionId });
       } finally {
         running.delete(sessionId);
-        bus.emit("list", null);
+        await entry.release?.().catch((error: unknown) => log.warn(`could not release the lease of session ${sessionId}: ${messageOf(error)}`, { session: sessionId }));
+        listChanged();
       }
       await emitContext(sessionId, session.workspace);
     })();
@@ -282,13 +320,46 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     runningTurn: (id) => running.get(id)?.turnId || null,
     send: (input) => service.send(input),
     created: (row) => {
-      bus.emit("list", null);
+      listChanged();
       return info(row);
     },
     remove: (id) => service.remove(id),
   });
 
   const pages = createSessionPages({ store, requireSession, info });
+
+  /** Asks the host running the turn to stop it and waits (up to 10 s) to hear that it ended. */
+  const stopElsewhere = (id: string) => new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => { off?.(); resolve(false); }, 10_000);
+    const off = link?.onShared((sessionId, event) => {
+      if (sessionId !== id || event?.type !== "turn" || event.turn.status === "running") return;
+      clearTimeout(timer);
+      off?.();
+      resolve(true);
+    });
+    link?.requestStop(id);
+  });
+
+  if (link) {
+    // Other hosts' events reach this host's pages; they are not shared again.
+    scope.add(link.onShared((sessionId, event) => {
+      if (sessionId === null || event === null) bus.emit("list", null);
+      else {
+        bus.emit("session", { sessionId, event });
+        if (event.type === "turn") bus.emit("list", null);
+      }
+    }), "sessions:shared");
+    scope.add(link.onStopRequest((id) => running.get(id)?.controller.abort(new TurnStop("user"))), "sessions:stop-requests");
+    scope.add(link.onLost((id) => running.get(id)?.controller.abort(new TurnStop("lease"))), "sessions:lost");
+    scope.add(link.onTakeover(async (id) => {
+      const done = await store.recoverInterrupted({ sessionId: id, reason: TAKEN_OVER_REASON });
+      if (done.turns === 0) return;
+      for (const turn of await store.turns.list(id)) {
+        if (turn.status === "interrupted" && turn.reason === TAKEN_OVER_REASON) emit(id, { type: "turn", turn });
+      }
+      listChanged();
+    }), "sessions:takeover");
+  }
 
   const service: SessionService = {
     ...ops,
@@ -300,21 +371,21 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       const workspace = await canonicalWorkspace(input.workspace);
       const title = input.title?.trim() || workspace.split("/").filter(Boolean).at(-1) || "New session";
       const row = await store.sessions.create({ title, workspace });
-      bus.emit("list", null);
+      listChanged();
       return info(row);
     },
     async rename(id, title) {
       await requireSession(id);
       const row = await store.sessions.rename(id, title);
       emit(id, { type: "session", session: info(row) });
-      bus.emit("list", null);
+      listChanged();
       return info(row);
     },
     async setMode(id, mode) {
       await requireSession(id);
       const row = await store.sessions.setMode(id, mode);
       emit(id, { type: "session", session: info(row) });
-      bus.emit("list", null);
+      listChanged();
       return info(row);
     },
     async remove(id) {
@@ -329,7 +400,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       meter.forget(id);
       toolSet.forget(id);
       views.forget(id);
-      bus.emit("list", null);
+      listChanged();
     },
     async send(input) {
       const call = parseDirectCall(input.text);
@@ -368,6 +439,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     async stop(id) {
       await requireSession(id);
       const r = running.get(id);
+      if (!r && link?.runningElsewhere(id)) return { stopped: await stopElsewhere(id) };
       if (!r) return { stopped: false };
       r.controller.abort(new TurnStop("user"));
       await r.done;

@@ -78,8 +78,10 @@ export interface Store {
   /**
    * At host start: turns still "running" → "interrupted" (reason "host restarted during the turn"),
    * streaming messages → "interrupted", running tool calls → "cancelled" with error {code:"interrupted"}.
+   * With `sessionId`, only that session's (a session taken over from a host that died, SCALE-2), with
+   * the reason `reason` (default the restart's).
    */
-  recoverInterrupted(): Promise<{ turns: number; messages: number; toolCalls: number }>;
+  recoverInterrupted(opts?: { sessionId?: string; reason?: string }): Promise<{ turns: number; messages: number; toolCalls: number }>;
 }
 
 type Tx = Prisma.TransactionClient;
@@ -88,6 +90,8 @@ type Tx = Prisma.TransactionClient;
 const settingOwner = (key: string): Capability => (key === "model" ? "llm" : isCapability(key) ? key : "db");
 
 export const INTERRUPTED_REASON = "host restarted during the turn";
+/** The reason of a turn whose host stopped answering and whose session another host took over (SCALE-2). */
+export const TAKEN_OVER_REASON = "the host running the turn stopped answering; another host took the session over";
 const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 /**
@@ -304,15 +308,16 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     }, settingOwner(key)),
   };
 
-  const recoverInterrupted: Store["recoverInterrupted"] = () => op("recovery", async () => {
+  const recoverInterrupted: Store["recoverInterrupted"] = (opts = {}) => op("recovery", async () => {
     const at = now();
+    const of = opts.sessionId === undefined ? {} : { sessionId: opts.sessionId };
     return tx(async (t) => {
-      const turnsDone = await t.turn.updateMany({ where: { status: "running" }, data: { status: "interrupted", reason: INTERRUPTED_REASON, endedAt: at } });
+      const turnsDone = await t.turn.updateMany({ where: { ...of, status: "running" }, data: { status: "interrupted", reason: opts.reason ?? INTERRUPTED_REASON, endedAt: at } });
       // Text streamed since the last checkpoint is lost with the host; a message left with none is not kept.
-      await t.message.deleteMany({ where: { state: "streaming", text: "" } });
-      const messagesDone = await t.message.updateMany({ where: { state: "streaming" }, data: { state: "interrupted" } });
+      await t.message.deleteMany({ where: { ...of, state: "streaming", text: "" } });
+      const messagesDone = await t.message.updateMany({ where: { ...of, state: "streaming" }, data: { state: "interrupted" } });
       const callsDone = await t.toolCall.updateMany({
-        where: { status: "running" },
+        where: { ...of, status: "running" },
         data: { status: "cancelled", errorCode: "interrupted", errorMessage: "the host restarted while the tool was running", endedAt: at },
       });
       return { turns: turnsDone.count, messages: messagesDone.count, toolCalls: callsDone.count };
