@@ -171,8 +171,10 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     }),
     finish: (id, r) => op(`turn ${id}`, async () => {
       if (r.status === "running") throw new HostError("bad_input:session", "a turn cannot finish as running");
-      const t = await prisma.turn.update({
-        where: { id },
+      // Only a running turn ends here: one another host already marked interrupted (it took the session
+      // over, SCALE-2) keeps that end, and the late finisher gets the turn as recorded.
+      const ended = await prisma.turn.updateMany({
+        where: { id, status: "running" },
         data: {
           status: r.status,
           reason: r.reason ?? null,
@@ -182,6 +184,8 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
           ...(r.usage?.outputTokens !== undefined && { outputTokens: r.usage.outputTokens }),
         },
       });
+      const t = await prisma.turn.findUnique({ where: { id } });
+      if (!t) throw new HostError("not_found:session", `turn ${id} not found`);
       return turnInfo(t);
     }),
     list: (sessionId) => op(`session ${sessionId}`, async () => {

@@ -35,7 +35,7 @@ describe("migrations (CORE-16)", () => {
     await deployMigrations({ ...paths, url: `file:${file}` });
 
     const models = Object.values(Prisma.ModelName);
-    expect(models.sort()).toEqual(["ExtensionDecision", "ExtensionGrant", "ExtensionPackage", "ExtensionVersion", "Fact", "McpServer", "Message", "PermissionDecision", "PermissionRule", "Session", "Setting", "ToolCall", "Turn"]);
+    expect(models.sort()).toEqual(["ExtensionDecision", "ExtensionGrant", "ExtensionPackage", "ExtensionVersion", "Fact", "Host", "LiveEvent", "McpServer", "Message", "PermissionDecision", "PermissionRule", "Session", "SessionLease", "Setting", "ToolCall", "Turn"]);
     for (const model of models) {
       const fields = (Prisma as unknown as Record<string, Record<string, string>>)[`${model}ScalarFieldEnum`];
       expect(fields, `${model}ScalarFieldEnum`).toBeDefined();

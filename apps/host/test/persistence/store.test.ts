@@ -4,6 +4,7 @@ import { createScope, type Scope } from "../../src/core/scope.js";
 import { openDatabase, type Database } from "../../src/persistence/db.js";
 import { tmpDir } from "./tmp.js";
 import { testDbUrl } from "../support/db-url.js";
+import { TAKEN_OVER_REASON } from "../../src/persistence/store.js";
 
 let dir: ReturnType<typeof tmpDir>;
 let scope: Scope;
@@ -211,6 +212,19 @@ describe("store.recoverInterrupted (CORE-13)", () => {
     await db.store.items.appendMessage(s.id, { turnId: live.id, role: "assistant", text: "", state: "streaming" });
     expect(await db.store.recoverInterrupted()).toMatchObject({ turns: 1, messages: 0 });
     expect((await db.store.items.list(s.id)).map((i) => i.id)).toEqual([user.id]);
+  });
+
+  it("SCALE-2: a takeover recovers one session only, and the late end of its turn does not overwrite it", async () => {
+    const other = await db.store.sessions.create({ title: "other", workspace: "/w" });
+    const otherTurn = await db.store.turns.create(other.id, "model");
+    const s = await db.store.sessions.create({ title: "taken", workspace: "/w" });
+    const live = await db.store.turns.create(s.id, "model");
+    expect(await db.store.recoverInterrupted({ sessionId: s.id, reason: TAKEN_OVER_REASON })).toEqual({ turns: 1, messages: 0, toolCalls: 0 });
+    expect((await db.store.turns.list(other.id))[0]).toMatchObject({ id: otherTurn.id, status: "running" });
+    // The host that ran it comes back late and finishes it: the takeover's record stands.
+    expect(await db.store.turns.finish(live.id, { status: "completed", steps: 3 })).toMatchObject({ id: live.id, status: "interrupted", reason: TAKEN_OVER_REASON, steps: 0 });
+    expect((await db.store.turns.list(s.id))[0]).toMatchObject({ status: "interrupted", reason: TAKEN_OVER_REASON });
+    await expect(db.store.turns.finish("nope", { status: "completed" })).rejects.toMatchObject({ code: "not_found:session" });
   });
 });
 
