@@ -77,14 +77,17 @@ export async function startRelay(model: ScriptedModel): Promise<{ url: string; c
   };
 }
 
-/** A real Seam host in this process, its model pointed at the bench model, serving tRPC on an ephemeral port. */
-export async function startSeam(model: ScriptedModel, webPorts: number[] = []): Promise<{ url: string; token: string; host: HostApi; workspace: string; close(): Promise<void> }> {
+/**
+ * A real Seam host in this process, its model pointed at the bench model, serving tRPC on an ephemeral port.
+ * `env` adds to the host's environment (e.g. `SEAM_DATABASE_URL` for PostgreSQL; default SQLite in its home).
+ */
+export async function startSeam(model: ScriptedModel, webPorts: number[] = [], env: Record<string, string> = {}): Promise<{ url: string; token: string; host: HostApi; workspace: string; close(): Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), "seam-bench-"));
   const workspace = mkdtempSync(join(tmpdir(), "seam-bench-ws-"));
   const scope = createScope("bench");
   const host = await createHost(scope, {
     home, version: "bench",
-    env: { SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: "bench" },
+    env: { SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: model.baseURL, SEAM_MODEL: "bench", ...env },
   });
   const token = loadHostToken(home);
   const policy = loopbackPolicy(token, webPorts);

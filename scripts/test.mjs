@@ -1,5 +1,6 @@
 // `npm test`: every test — dependency direction, lint, build, typecheck, unit and integration (Vitest; the host's
-// database-backed tests on SQLite and again on PostgreSQL), MCP conformance, e2e (Playwright in Debian Chromium).
+// database-backed tests on SQLite and again on PostgreSQL), MCP conformance, e2e (Playwright in Debian Chromium;
+// chat, the MCP page and approvals again with the host on PostgreSQL).
 import { chromiumPath, ensureChromium, ensureDependencies, ensurePostgres, ensureSystemTools, root, run, step } from "./lib.mjs";
 
 ensureDependencies();
@@ -16,4 +17,6 @@ step("MCP conformance: the suite's client scenarios against Seam's MCP client");
 run("node", ["scripts/conformance.mjs"]);
 step("End-to-end tests (Playwright, Chromium)");
 run("npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], { env: { CHROMIUM_PATH: chromiumPath() } });
+step("End-to-end tests on PostgreSQL (chat, MCP page and policy, approvals; a throwaway Debian PostgreSQL on 127.0.0.1)");
+run("npx", ["playwright", "test", "-c", "e2e/playwright.postgres.config.ts"], { env: { CHROMIUM_PATH: chromiumPath() } });
 console.log(`\n✓ All tests passed (${root}).`);

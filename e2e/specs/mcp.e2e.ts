@@ -1,6 +1,4 @@
 import { expect, test } from "@playwright/test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { useHost } from "../fixtures/host.js";
 import { addStdioServer, EVERYTHING, mcpPid, serverRow } from "../fixtures/mcp.js";
@@ -131,7 +129,7 @@ test.describe("MCP servers page (MCP-10, SEC-2, SEC-5)", () => {
     await page.keyboard.press("Escape");
     await expect(serverRow(page, "imported")).toHaveAttribute("data-state", "ready", { timeout: 30_000 });
 
-    const db = ["seam.db", "seam.db-wal"].map((f) => join(host.home, f)).filter(existsSync).map((f) => readFileSync(f).toString("latin1")).join("");
+    const db = host.storedText();
     expect(db).toContain("SEAM_E2E_MCP_TOKEN");
     expect(db).not.toContain("pasted-secret-e2e-42");
 
