@@ -12,7 +12,7 @@
 import { defineConfig } from "@playwright/test";
 import base from "./playwright.config.js";
 
-const POSTGRES_SPECS = ["chat.e2e.ts", "mcp.e2e.ts", "mcp-policy.e2e.ts", "permissions.e2e.ts"];
+const POSTGRES_SPECS = ["chat.e2e.ts", "mcp.e2e.ts", "mcp-policy.e2e.ts", "permissions.e2e.ts", "cluster.e2e.ts"];
 
 export default defineConfig({
   ...base,
