@@ -173,7 +173,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       if (r.status === "running") throw new HostError("bad_input:session", "a turn cannot finish as running");
       // Only a running turn ends here: one another host already marked interrupted (it took the session
       // over, SCALE-2) keeps that end, and the late finisher gets the turn as recorded.
-      const ended = await prisma.turn.updateMany({
+      await prisma.turn.updateMany({
         where: { id, status: "running" },
         data: {
           status: r.status,
