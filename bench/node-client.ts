@@ -1,10 +1,11 @@
 /** Measures both pipelines with a Node SSE client talking to them directly (host overhead alone). */
 import type { SessionTopic } from "@seam/shared";
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import type { ScriptedModel } from "../packages/testkit/src/index.js";
-import type { AppRouter } from "../apps/host/src/trpc/root.js";
+import { hostClient } from "../apps/host/test/support/host-client.js";
 import { latencies, startRelay, startSeam, wallNow } from "./pipelines.js";
+
+export { hostClient };
 
 export async function relayToNode(model: ScriptedModel, sentAt: Map<string, number>, deltas: number): Promise<number[]> {
   const relay = await startRelay(model);
@@ -21,26 +22,6 @@ export async function relayToNode(model: ScriptedModel, sentAt: Map<string, numb
   });
   await relay.close();
   return latencies(sentAt, received);
-}
-
-/** A tRPC client of a host with its token (queries and mutations batched over HTTP, subscriptions over SSE). */
-export function hostClient(hostUrl: string, token: string) {
-  const url = `${hostUrl}/trpc`;
-  const headers = { authorization: `Bearer ${token}` };
-  return createTRPCClient<AppRouter>({
-    links: [splitLink({
-      condition: (op) => op.type === "subscription",
-      true: httpSubscriptionLink({
-        url,
-        EventSource: class extends EventSource {
-          constructor(u: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
-            super(u, { ...init, fetch: (input, i) => fetch(input, { ...i, headers: { ...i?.headers, ...headers } }) });
-          }
-        },
-      }),
-      false: httpBatchLink({ url, headers }),
-    })],
-  });
 }
 
 export async function seamToNode(model: ScriptedModel, sentAt: Map<string, number>): Promise<number[]> {

@@ -8,10 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
-import { EventSource } from "eventsource";
-import type { AppRouter } from "../../src/trpc/root.js";
 import { loadHostToken } from "../../src/trpc/auth.js";
+import { hostClient } from "../support/host-client.js";
 
 const HOST_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const MAIN = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
@@ -69,24 +67,4 @@ export async function startHostProcess(name: string, opts: { databaseUrl: string
       cleanup();
     },
   };
-}
-
-/** A tRPC client of a host with its token (queries and mutations over HTTP, subscriptions over SSE). */
-export function hostClient(hostUrl: string, token: string) {
-  const url = `${hostUrl}/trpc`;
-  const headers = { authorization: `Bearer ${token}` };
-  return createTRPCClient<AppRouter>({
-    links: [splitLink({
-      condition: (op) => op.type === "subscription",
-      true: httpSubscriptionLink({
-        url,
-        EventSource: class extends EventSource {
-          constructor(u: string | URL, init?: ConstructorParameters<typeof EventSource>[1]) {
-            super(u, { ...init, fetch: (input, i) => fetch(input, { ...i, headers: { ...i?.headers, ...headers } }) });
-          }
-        },
-      }),
-      false: httpBatchLink({ url, headers }),
-    })],
-  });
 }
