@@ -120,6 +120,16 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
     for (const s of [...shared]) s.fn(sessionId, event);
   });
 
+  /** Marks the running turns of a session whose host stopped answering interrupted (never throws). */
+  const takeOver = async (sessionId: string) => {
+    try {
+      log.warn(`taking over session ${sessionId}: the host running its turn stopped answering`, { session: sessionId });
+      for (const t of [...takeovers]) await t.fn(sessionId);
+    } catch (error) {
+      log.error(`could not take over session ${sessionId}: ${messageOf(error)}`, { session: sessionId });
+    }
+  };
+
   let beating: Promise<void> | undefined;
   let lastPrune = 0;
   const beatOnce = async () => {
@@ -132,12 +142,9 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
     }
     for (const sessionId of await leases.orphans()) {
       if (held.has(sessionId)) continue;
-      if ((await leases.take(sessionId)) !== null) continue;
+      if (!(await leases.take(sessionId)).taken) continue;
       try {
-        log.warn(`taking over session ${sessionId}: the host running its turn stopped answering`, { session: sessionId });
-        for (const t of [...takeovers]) await t.fn(sessionId);
-      } catch (error) {
-        log.error(`could not take over session ${sessionId}: ${messageOf(error)}`, { session: sessionId });
+        await takeOver(sessionId);
       } finally {
         await leases.release(sessionId).catch(() => {});
       }
@@ -171,11 +178,13 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
       const count = held.get(sessionId);
       if (count !== undefined) held.set(sessionId, count + 1);
       else {
-        const holder = await serial(sessionId, () => leases.take(sessionId));
-        if (holder !== null) {
-          throw new HostError("conflict:session", `A turn of this session is running on another Seam host (${holder.label ?? holder.hostId ?? "unknown"}); stop it or wait for it to finish.`, { reason: "running_elsewhere" });
+        const took = await serial(sessionId, () => leases.take(sessionId));
+        if (!took.taken) {
+          throw new HostError("conflict:session", `A turn of this session is running on another Seam host (${took.holder.label ?? (took.holder.hostId || "unknown")}); stop it or wait for it to finish.`, { reason: "running_elsewhere" });
         }
         held.set(sessionId, (held.get(sessionId) ?? 0) + 1);
+        // The lease lapsed on a host that stopped answering before the heartbeat got to it: its turn ends first.
+        if (took.from !== null) await takeOver(sessionId);
       }
       let released = false;
       return {

@@ -11,8 +11,11 @@ export interface LeaseHolder { hostId: string; label: string | null }
 export interface Leases {
   /** Records this host (id, label) as alive. */
   register(label: string): Promise<void>;
-  /** Takes the session's lease for `ms`; null when taken, else who holds it. */
-  take(sessionId: string): Promise<LeaseHolder | null>;
+  /**
+   * Takes the session's lease; `{ taken: true }` with the host whose lapsed lease it replaced (null when
+   * there was none or it was this host's), else who holds it.
+   */
+  take(sessionId: string): Promise<{ taken: true; from: string | null } | { taken: false; holder: LeaseHolder }>;
   release(sessionId: string): Promise<void>;
   /**
    * Renews every lease of this host and its heartbeat; returns the sessions it still holds. A lease that
@@ -39,20 +42,25 @@ export function createLeases(pool: pg.Pool, opts: { hostId: string; leaseMs: num
       );
     },
     async take(sessionId) {
-      const taken = await pool.query(
-        `INSERT INTO "SessionLease" ("sessionId", "hostId", "takenAt", "expiresAt") VALUES ($1, $2, now(), now() + $3::interval)
+      // The CTE reads the row as it was before this statement: whose lapsed lease is being replaced.
+      const taken = await pool.query<{ previous: string | null }>(
+        `WITH before AS (SELECT "hostId" FROM "SessionLease" WHERE "sessionId" = $1)
+         INSERT INTO "SessionLease" ("sessionId", "hostId", "takenAt", "expiresAt") VALUES ($1, $2, now(), now() + $3::interval)
          ON CONFLICT ("sessionId") DO UPDATE SET "hostId" = EXCLUDED."hostId", "takenAt" = now(), "expiresAt" = EXCLUDED."expiresAt"
          WHERE "SessionLease"."expiresAt" < now() OR "SessionLease"."hostId" = EXCLUDED."hostId"
-         RETURNING "hostId"`,
+         RETURNING (SELECT "hostId" FROM before) AS previous`,
         [sessionId, hostId, ttl],
       );
-      if (taken.rowCount) return null;
+      if (taken.rowCount) {
+        const previous = taken.rows[0]?.previous ?? null;
+        return { taken: true, from: previous !== null && previous !== hostId ? previous : null };
+      }
       const held = await pool.query<{ hostId: string; label: string | null }>(
         `SELECT l."hostId", h."label" FROM "SessionLease" l LEFT JOIN "Host" h ON h."id" = l."hostId" WHERE l."sessionId" = $1`,
         [sessionId],
       );
       // Released between the two statements: report it as held by nobody known; the caller may retry.
-      return held.rows[0] ?? { hostId: "", label: null };
+      return { taken: false, holder: held.rows[0] ?? { hostId: "", label: null } };
     },
     async release(sessionId) {
       await pool.query(`DELETE FROM "SessionLease" WHERE "sessionId" = $1 AND "hostId" = $2`, [sessionId, hostId]);
