@@ -22,6 +22,7 @@ import { openDatabase } from "./persistence/db.js";
 import { databaseUrl } from "./persistence/url.js";
 import { createReadiness } from "./persistence/readiness.js";
 import { createCluster, leaseMsFrom } from "./cluster/cluster.js";
+import { hostIdOf } from "./cluster/host-id.js";
 import { createLog } from "./core/log.js";
 import * as Permissions from "./permissions/permissions.js";
 import { createModelSettings } from "./settings/model.js";
@@ -52,7 +53,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   // On PostgreSQL other hosts may share the database (SCALE-2): their running turns are theirs, and a dead
   // host's are taken over by the cluster's heartbeat once its leases lapse. On SQLite this host is alone.
   const cluster = db.provider === "postgresql"
-    ? await trace.phase("join the cluster", () => createCluster(scope.child("cluster"), { url: db.url, leaseMs: leaseMsFrom(opts.env) }))
+    ? await trace.phase("join the cluster", () => createCluster(scope.child("cluster"), { url: db.url, hostId: hostIdOf(opts.home), leaseMs: leaseMsFrom(opts.env) }))
     : null;
   if (!cluster) {
     const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());

@@ -10,7 +10,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { LiveSources } from "../core/live.js";
 import type { Disposer, Scope } from "../core/scope.js";
 import type { LlmModel } from "../llm/llm.js";
-import { TAKEN_OVER_REASON, type SessionRow, type Store } from "../persistence/store.js";
+import { INTERRUPTED_REASON, TAKEN_OVER_REASON, type SessionRow, type Store } from "../persistence/store.js";
 import { createCompactor, type CompactOutcome } from "./compaction.js";
 import { createContextMeter, type ContextWindowInfo } from "./context.js";
 import { COMPACT_COMMAND } from "./history.js";
@@ -66,8 +66,11 @@ export interface SessionLink {
   /** Asks the host running the session's turn to stop it. */
   requestStop(sessionId: string): void;
   onStopRequest(fn: (sessionId: string) => void): Disposer;
-  /** A session whose host stopped answering: its running turns are this host's to mark interrupted. */
-  onTakeover(fn: (sessionId: string) => Promise<void>): Disposer;
+  /**
+   * A session whose running turns are this host's to mark interrupted: their host stopped answering
+   * (`taken_over`), or an earlier run of this host was killed (`restarted`).
+   */
+  onTakeover(fn: (sessionId: string, why: "taken_over" | "restarted") => Promise<void>): Disposer;
   /** A session this host lost to another: its turn here must stop. */
   onLost(fn: (sessionId: string) => void): Disposer;
 }
@@ -351,11 +354,12 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     }), "sessions:shared");
     scope.add(link.onStopRequest((id) => running.get(id)?.controller.abort(new TurnStop("user"))), "sessions:stop-requests");
     scope.add(link.onLost((id) => running.get(id)?.controller.abort(new TurnStop("lease"))), "sessions:lost");
-    scope.add(link.onTakeover(async (id) => {
-      const done = await store.recoverInterrupted({ sessionId: id, reason: TAKEN_OVER_REASON });
+    scope.add(link.onTakeover(async (id, why) => {
+      const reason = why === "restarted" ? INTERRUPTED_REASON : TAKEN_OVER_REASON;
+      const done = await store.recoverInterrupted({ sessionId: id, reason });
       if (done.turns === 0) return;
       for (const turn of await store.turns.list(id)) {
-        if (turn.status === "interrupted" && turn.reason === TAKEN_OVER_REASON) emit(id, { type: "turn", turn });
+        if (turn.status === "interrupted" && turn.reason === reason) emit(id, { type: "turn", turn });
       }
       listChanged();
     }), "sessions:takeover");

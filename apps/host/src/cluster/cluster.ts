@@ -34,6 +34,8 @@ const LIST_TOPIC = "sessions";
 const CONTROL_TOPIC = "control";
 type Control = { type: "stop"; sessionId: string };
 
+export type TakeoverCause = "taken_over" | "restarted";
+
 /** What the session service needs from the cluster (see agent/session.ts `SessionLink`). */
 export interface Cluster {
   readonly hostId: string;
@@ -43,8 +45,11 @@ export interface Cluster {
   runningElsewhere(sessionId: string): boolean;
   requestStop(sessionId: string): void;
   onStopRequest(fn: (sessionId: string) => void): () => void;
-  /** Sessions another host stopped answering for: their running turns are to be marked interrupted. */
-  onTakeover(fn: (sessionId: string) => Promise<void>): () => void;
+  /**
+   * Sessions whose running turns are to be marked interrupted: another host stopped answering for them
+   * (`taken_over`), or an earlier run of this host was killed while running them (`restarted`).
+   */
+  onTakeover(fn: (sessionId: string, why: TakeoverCause) => Promise<void>): () => void;
   /** Sessions this host lost to another (it did not renew in time): their turns must stop. */
   onLost(fn: (sessionId: string) => void): () => void;
   /** Starts the heartbeat (every lease/3), once the takeover and loss handlers are registered. */
@@ -57,6 +62,11 @@ export interface Cluster {
 
 export interface ClusterOptions {
   url: string;
+  /**
+   * This host's id, kept in its data directory so a restart is the same host: the leases its killed
+   * predecessor left are dropped at once and their turns marked interrupted as by a restart (default: random).
+   */
+  hostId?: string;
   /** SEAM_LEASE_MS; default 15 s. */
   leaseMs?: number;
   log?: Log;
@@ -75,12 +85,14 @@ export function leaseMsFrom(env: NodeJS.ProcessEnv): number {
 export async function createCluster(scope: Scope, opts: ClusterOptions): Promise<Cluster> {
   const log = opts.log ?? createLog("cluster");
   const leaseMs = opts.leaseMs ?? LEASE_MS_DEFAULT;
-  const hostId = randomUUID();
+  const hostId = opts.hostId ?? randomUUID();
   const config = pgConfig(opts.url);
   const pool = new pg.Pool({ ...config, max: 4, application_name: "seam-cluster" });
   pool.on("error", (error) => log.warn(`cluster connection error: ${messageOf(error)}`));
   const leases: Leases = createLeases(pool, { hostId, leaseMs });
   await leases.register(`${hostname()} pid ${process.pid}`);
+  /** Sessions whose turns an earlier run of this host left running: recovered as after a restart. */
+  const earlierRun = new Set(await leases.forgetEarlierRun());
   const relay: Relay = await createRelay({ pool, listenConfig: { ...config, application_name: "seam-live" }, hostId, log });
 
   /** Sessions this host holds, with how many claims of this host use each lease. */
@@ -96,7 +108,7 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
   let elsewhere = new Set<string>();
   const shared = new Set<{ fn: (sessionId: string | null, event: SessionEvent | null) => void }>();
   const stopRequests = new Set<{ fn: (sessionId: string) => void }>();
-  const takeovers = new Set<{ fn: (sessionId: string) => Promise<void> }>();
+  const takeovers = new Set<{ fn: (sessionId: string, why: TakeoverCause) => Promise<void> }>();
   const losses = new Set<{ fn: (sessionId: string) => void }>();
   const add = <T>(set: Set<{ fn: T }>, fn: T) => {
     const entry = { fn };
@@ -122,9 +134,12 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
 
   /** Marks the running turns of a session whose host stopped answering interrupted (never throws). */
   const takeOver = async (sessionId: string) => {
+    const why: TakeoverCause = earlierRun.delete(sessionId) ? "restarted" : "taken_over";
     try {
-      log.warn(`taking over session ${sessionId}: the host running its turn stopped answering`, { session: sessionId });
-      for (const t of [...takeovers]) await t.fn(sessionId);
+      log.warn(why === "restarted"
+        ? `marking the turn an earlier run of this host left in session ${sessionId} interrupted`
+        : `taking over session ${sessionId}: the host running its turn stopped answering`, { session: sessionId });
+      for (const t of [...takeovers]) await t.fn(sessionId, why);
     } catch (error) {
       log.error(`could not take over session ${sessionId}: ${messageOf(error)}`, { session: sessionId });
     }

@@ -26,6 +26,8 @@ export interface Leases {
   orphans(): Promise<string[]>;
   /** Sessions whose live lease another host holds. */
   heldElsewhere(): Promise<Set<string>>;
+  /** Drops the leases an earlier run of this host left (it was killed); returns their sessions. */
+  forgetEarlierRun(): Promise<string[]>;
   /** Drops this host's leases and marks it stopped (a clean shutdown). */
   retire(): Promise<void>;
 }
@@ -87,6 +89,10 @@ export function createLeases(pool: pg.Pool, opts: { hostId: string; leaseMs: num
         [hostId],
       );
       return new Set(rows.map((r) => r.sessionId));
+    },
+    async forgetEarlierRun() {
+      const { rows } = await pool.query<{ sessionId: string }>(`DELETE FROM "SessionLease" WHERE "hostId" = $1 RETURNING "sessionId"`, [hostId]);
+      return rows.map((r) => r.sessionId);
     },
     async retire() {
       await pool.query(`DELETE FROM "SessionLease" WHERE "hostId" = $1`, [hostId]);

@@ -37,7 +37,7 @@ async function setup() {
       await client.end();
     }
   };
-  return { db, one, two, sql };
+  return { db, one, two, sql, url };
 }
 
 async function sessionWithRunningTurn(db: Database) {
@@ -118,6 +118,21 @@ describe.skipIf(!onPostgres)("cluster on PostgreSQL (SCALE-2, SCALE-3)", () => {
     await two.flush();
     await expect.poll(() => stops).toEqual(["s1"]);
     expect(atOne).toEqual([]);
+  });
+
+  it("a host restarted after a kill (same id) drops its earlier run's leases and marks those turns interrupted as restarted", async () => {
+    const { db, one, sql, url } = await setup();
+    const { sessionId } = await sessionWithRunningTurn(db);
+    await one.claim(sessionId);
+    // The earlier run was killed: its lease is still live. The new run has the same id (hostIdOf(home)).
+    const scope = createScope("restarted");
+    scopes.push(scope);
+    const again = await createCluster(scope, { url, hostId: one.hostId, leaseMs: 60_000 });
+    expect(await sql(`SELECT * FROM "SessionLease"`)).toEqual([]);
+    const seen: [string, string][] = [];
+    again.onTakeover(async (id, why) => void seen.push([id, why]));
+    await again.beat();
+    expect(seen).toEqual([[sessionId, "restarted"]]);
   });
 
   it("SEAM_LEASE_MS is a whole number of milliseconds from 1000 to 600000", () => {
