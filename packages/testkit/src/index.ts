@@ -7,5 +7,5 @@ export { startOAuthMcpFixture } from "./oauth-mcp/protected-mcp.js";
 export type { OAuthMcpFixture, OAuthMcpFixtureOptions } from "./oauth-mcp/protected-mcp.js";
 export { startAuthorizationServer } from "./oauth-mcp/authorization-server.js";
 export type { AuthorizationServer, AuthorizationServerOptions, IssuedToken } from "./oauth-mcp/authorization-server.js";
-export { startPostgres, postgresBinDir } from "./postgres/server.js";
+export { startPostgres, postgresBinDir, databaseFor, dumpDatabase, storedText } from "./postgres/server.js";
 export type { PostgresServer, PostgresOptions } from "./postgres/server.js";

@@ -95,6 +95,8 @@ describe("database readiness (SCALE-4)", () => {
     const hung: Pick<Database, "exclusive"> = {
       exclusive: () => {
         calls++;
+        // `exclusive` is generic in what its callback returns; a fake that never runs the callback can only
+        // promise "something", which the check ignores anyway (it timed out).
         return new Promise((resolve) => { release = () => resolve({ ready: { ok: true } } as never); });
       },
     };
@@ -120,6 +122,7 @@ describe("database readiness (SCALE-4)", () => {
 
   it("fails when a query fails (SELECT 1 refused) with the unreachable reason", async () => {
     const broken: Pick<Database, "exclusive"> = {
+      // A stand-in for the Prisma client with the one method readiness calls; the rest of PrismaClient is not needed.
       exclusive: (fn) => fn({ $queryRawUnsafe: () => Promise.reject(new Error("connection refused to postgres://u:p@db:5432/seam")) } as never),
     };
     const log = recordingLog();

@@ -4,11 +4,12 @@
  * folder), trust authentication for the user `seam`. As root the cluster runs as the `postgres` user
  * (PostgreSQL refuses root). Stopped and deleted by `stop()`, and on process exit as a last resort.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 export interface PostgresServer {
   /** `postgres://seam@127.0.0.1:<port>/<database>` */
@@ -90,4 +91,30 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
     throw error;
   }
   return { url: (database) => `postgres://seam@127.0.0.1:${port}/${database}`, port, dir, stop };
+}
+
+/**
+ * A database of its own on `server` (a URL naming the `postgres` database) for the data at `path`: the same
+ * path always names the same database (a restart finds its data), two paths never share one. The host
+ * creates it at its first start.
+ */
+export function databaseFor(server: string, path: string, prefix: string): string {
+  const name = `${prefix}${createHash("sha256").update(resolve(path)).digest("hex").slice(0, 24)}`;
+  return server.replace(/\/postgres$/, `/${name}`);
+}
+
+/** A database as SQL text (`pg_dump`), to check what is (not) stored in it. */
+export function dumpDatabase(url: string): string {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("pg_dump not found: install PostgreSQL (sudo apt-get install -y postgresql)");
+  return execFileSync(join(bin, "pg_dump"), ["--no-owner", "--dbname", url], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
+
+/**
+ * Everything a host stored, as text: with `url` (PostgreSQL) a dump of that database, else the bytes of
+ * `<home>/seam.db` and its WAL (SQLite).
+ */
+export function storedText(home: string, url: string | undefined): string {
+  if (url) return dumpDatabase(url);
+  return ["seam.db", "seam.db-wal"].map((f) => join(home, f)).filter(existsSync).map((f) => readFileSync(f).toString("latin1")).join("");
 }
