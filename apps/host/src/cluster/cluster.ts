@@ -97,6 +97,12 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
 
   /** Sessions this host holds, with how many claims of this host use each lease. */
   const held = new Map<string, number>();
+  /**
+   * Which taking of each held lease this is. A renewal only judges the leases held before it started: one
+   * taken (or released and taken again) while it ran may be missing from its answer without being lost.
+   */
+  const takings = new Map<string, number>();
+  let taking = 0;
   /** The last lease statement per session: a take waits for a release still on its way, and the reverse. */
   const chains = new Map<string, Promise<unknown>>();
   const serial = <T>(sessionId: string, fn: () => Promise<T>): Promise<T> => {
@@ -148,10 +154,12 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
   let beating: Promise<void> | undefined;
   let lastPrune = 0;
   const beatOnce = async () => {
+    const before = new Map(takings);
     const still = await leases.renew();
-    for (const id of [...held.keys()]) {
-      if (still.has(id)) continue;
+    for (const [id, which] of before) {
+      if (still.has(id) || takings.get(id) !== which) continue;
       held.delete(id);
+      takings.delete(id);
       log.warn(`lost the lease of session ${id} to another host; stopping its turn here`, { session: id });
       for (const l of [...losses]) l.fn(id);
     }
@@ -198,6 +206,7 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
           throw new HostError("conflict:session", `A turn of this session is running on another Seam host (${took.holder.label ?? (took.holder.hostId || "unknown")}); stop it or wait for it to finish.`, { reason: "running_elsewhere" });
         }
         held.set(sessionId, (held.get(sessionId) ?? 0) + 1);
+        takings.set(sessionId, ++taking);
         // The lease lapsed on a host that stopped answering before the heartbeat got to it: its turn ends first.
         if (took.from !== null) await takeOver(sessionId);
       }
@@ -209,6 +218,7 @@ export async function createCluster(scope: Scope, opts: ClusterOptions): Promise
           const left = (held.get(sessionId) ?? 1) - 1;
           if (left > 0) return void held.set(sessionId, left);
           held.delete(sessionId);
+          takings.delete(sessionId);
           await serial(sessionId, () => leases.release(sessionId));
         },
       };
