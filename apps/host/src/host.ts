@@ -21,7 +21,6 @@ import * as Mcp from "./mcp/mcp.js";
 import { openDatabase } from "./persistence/db.js";
 import { databaseUrl } from "./persistence/url.js";
 import { createReadiness } from "./persistence/readiness.js";
-import { createCluster, leaseMsFrom } from "./cluster/cluster.js";
 import { hostIdOf } from "./cluster/host-id.js";
 import { createLog } from "./core/log.js";
 import * as Permissions from "./permissions/permissions.js";
@@ -51,9 +50,13 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   const db = await trace.phase("database open + migrations", () => openDatabase(scope.child("db"), { home: opts.home, url: databaseUrl(opts.home, opts.env) }));
   const log = createLog("host");
   // On PostgreSQL other hosts may share the database (SCALE-2): their running turns are theirs, and a dead
-  // host's are taken over by the cluster's heartbeat once its leases lapse. On SQLite this host is alone.
+  // host's are taken over by the cluster's heartbeat once its leases lapse. On SQLite this host is alone
+  // (and the cluster's code, with pg, is never loaded).
   const cluster = db.provider === "postgresql"
-    ? await trace.phase("join the cluster", () => createCluster(scope.child("cluster"), { url: db.url, hostId: hostIdOf(opts.home), leaseMs: leaseMsFrom(opts.env) }))
+    ? await trace.phase("join the cluster", async () => {
+      const { createCluster, leaseMsFrom } = await import("./cluster/cluster.js");
+      return createCluster(scope.child("cluster"), { url: db.url, hostId: hostIdOf(opts.home), leaseMs: leaseMsFrom(opts.env) });
+    })
     : null;
   if (!cluster) {
     const recovered = await trace.phase("recover interrupted turns", () => db.store.recoverInterrupted());

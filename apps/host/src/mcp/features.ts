@@ -4,11 +4,14 @@ import {
 } from "@seam/shared";
 import { HostError, messageOf } from "../core/errors.js";
 import type { McpHub } from "./hub.js";
-import { getPrompt, listPrompts } from "./prompts.js";
 import { attachmentsText, promptMessagesText, promptTurnText } from "./render-resources.js";
-import { listResources, listResourceTemplates, readResource } from "./resources.js";
 
 /** A fact to append after the user's message (the session service stores it and the model reads its text). */
+
+// The request code imports the MCP SDK; it loads with the first request, by when a server is connected
+// (and the SDK loaded) anyway. Nothing of the SDK loads at host start.
+const resourceRequests = () => import("./resources.js");
+const promptRequests = () => import("./prompts.js");
 export interface FactToAppend { factKind: string; text: string; payload: unknown }
 
 /** Resources, prompts and "try a tool" on the servers' live connections (MCP-9), for the tRPC layer and the sessions. */
@@ -47,11 +50,26 @@ export function createMcpFeatures(hubIn: McpHub, saved?: (name: string) => McpSe
   };
   const features: McpFeatures = {
     // async: an unknown or disconnected server rejects like every other failure.
-    resources: async (name, cursor) => listResources(hub.live(name), cursor),
-    resourceTemplates: async (name) => listResourceTemplates(hub.live(name)),
-    readResource: async (name, uri) => readResource(hub.live(name), uri),
-    prompts: async (name) => listPrompts(hub.live(name)),
-    getPrompt: async (name, prompt, args) => getPrompt(hub.live(name), prompt, args),
+    resources: async (name, cursor) => {
+      const live = hub.live(name);
+      return (await resourceRequests()).listResources(live, cursor);
+    },
+    resourceTemplates: async (name) => {
+      const live = hub.live(name);
+      return (await resourceRequests()).listResourceTemplates(live);
+    },
+    readResource: async (name, uri) => {
+      const live = hub.live(name);
+      return (await resourceRequests()).readResource(live, uri);
+    },
+    prompts: async (name) => {
+      const live = hub.live(name);
+      return (await promptRequests()).listPrompts(live);
+    },
+    getPrompt: async (name, prompt, args) => {
+      const live = hub.live(name);
+      return (await promptRequests()).getPrompt(live, prompt, args);
+    },
     async tryTool(name, tool, args) {
       const r = await hub.live(name).tryTool(tool, args, AbortSignal.timeout(10 * 60_000));
       return { canonical: r.canonical, rendered: r.rendered, error: r.error ?? null };

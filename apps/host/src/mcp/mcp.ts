@@ -11,8 +11,7 @@ import { create as createHub } from "./hub.js";
 import { createMcpService, type McpService } from "./service.js";
 import { instructionsBlock } from "./instructions.js";
 import { mcpStatus } from "./status.js";
-import { createProber } from "./probe.js";
-import { transportFactory } from "./transport.js";
+import type { Prober } from "./probe.js";
 import { createClientHub } from "./client-hub.js";
 import type { ApprovalBroker } from "../permissions/broker.js";
 import { rootsKey, rootsOf } from "./roots.js";
@@ -115,7 +114,13 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     },
   });
   // Tries before saves (MCP-10), in a scope of their own: disposing the capability kills any try still running.
-  const probe = createProber(scope.child("mcp-probes"), { makeTransport: transportFactory(lookup) });
+  // The prober (with the MCP SDK) loads with the first try, not at host start.
+  let prober: Promise<Prober> | undefined;
+  const probe: Prober = async (config, onStep) => {
+    prober ??= Promise.all([import("./probe.js"), import("./transport.js")])
+      .then(([{ createProber }, { transportFactory }]) => createProber(scope.child("mcp-probes"), { makeTransport: transportFactory(lookup) }));
+    return (await prober)(config, onStep);
+  };
   service = await createMcpService(scope, { hub, db: deps.db, probe });
   const svc = service;
   const configFor = (name: string) => {

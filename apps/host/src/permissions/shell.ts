@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { posix } from "node:path";
-import { Language, Parser, type Node, type TreeCursor } from "web-tree-sitter";
+import type { Node, Parser, TreeCursor } from "web-tree-sitter";
 import { HostError } from "../core/errors.js";
 import { isSensitiveVariable, peel } from "./commands.js";
 import { isInside } from "./paths.js";
@@ -65,6 +65,7 @@ let parser: Parser | undefined;
 export function loadShellParser(): Promise<Parser> {
   loading ??= (async () => {
     const require = createRequire(import.meta.url);
+    const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init({ locateFile: () => require.resolve("web-tree-sitter/web-tree-sitter.wasm") });
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const p = new Parser();

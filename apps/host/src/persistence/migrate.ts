@@ -11,7 +11,6 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaPg } from "@prisma/adapter-pg";
 import {
   bindMigrationAwareSqlAdapterFactory,
   type ErrorRegistry,
@@ -21,9 +20,15 @@ import {
 import BetterSqlite3 from "better-sqlite3";
 import type { DiagnoseMigrationHistoryOutput, MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { HostError, messageOf } from "../core/errors.js";
-import { enginePool, ensurePgDatabase, pgMigrationRows, withPgClient, withPgMigrationLock, type MigrationRow } from "./migrate-pg.js";
+import type { MigrationRow } from "./migrate-pg.js";
 import { pgConfig } from "./pg-config.js";
 import { providerOf, type Provider } from "./provider.js";
+
+/** pg and its Prisma adapter (~0.2 s of imports) load only for a PostgreSQL database, never on SQLite. */
+const loadPg = async () => {
+  const [{ PrismaPg }, parts] = await Promise.all([import("@prisma/adapter-pg"), import("./migrate-pg.js")]);
+  return { PrismaPg, ...parts };
+};
 
 export interface MigrateOptions {
   /**
@@ -148,6 +153,7 @@ function pgScriptWhole(adapter: SqlDriverAdapter): SqlDriverAdapter {
  */
 async function pgShadowDb(url: string): Promise<SqlDriverAdapter> {
   const name = `seam_shadow_${randomUUID().replaceAll("-", "")}`;
+  const { PrismaPg, enginePool, withPgClient } = await loadPg();
   await withPgClient(url, (c) => c.query(`CREATE DATABASE "${name}"`));
   const adapter = await new PrismaPg(enginePool(pgConfig(url, { database: name })), { disposeExternalPool: true }).connect();
   return {
@@ -169,8 +175,8 @@ async function pgShadowDb(url: string): Promise<SqlDriverAdapter> {
  * An adapter factory that remembers every connection the engine opens: `engine.free()` does not
  * close them, and a leftover connection holds a lock that stalls the next writer (SQLITE_BUSY).
  */
-function trackedFactory(url: string, provider: Provider) {
-  const inner = provider === "sqlite" ? new PrismaBetterSqlite3({ url }) : new PrismaPg(enginePool(pgConfig(url)), { disposeExternalPool: true });
+async function trackedFactory(url: string, provider: Provider) {
+  const inner = provider === "sqlite" ? new PrismaBetterSqlite3({ url }) : await loadPg().then((p) => new p.PrismaPg(p.enginePool(pgConfig(url)), { disposeExternalPool: true }));
   const open: SqlDriverAdapter[] = [];
   const factory: SqlMigrationAwareDriverAdapterFactory = {
     provider: inner.provider,
@@ -199,7 +205,7 @@ async function withEngine<T>(
 ): Promise<T> {
   const bg = await (opts.loadEngine ?? loadEngine)();
   const schema = readSchema(opts.schemaPath);
-  const { factory, disposeAll } = trackedFactory(opts.url, opts.provider ?? providerOf(opts.url));
+  const { factory, disposeAll } = await trackedFactory(opts.url, opts.provider ?? providerOf(opts.url));
   const bound = bindMigrationAwareSqlAdapterFactory(factory);
   const log = opts.log ?? (process.env.SEAM_DEBUG_MIGRATE ? (l: string) => process.stderr.write(`[migrate] ${l}\n`) : () => {});
   let engine: SchemaEngine | undefined;
@@ -283,6 +289,7 @@ export async function deployMigrations(opts: MigrateOptions): Promise<{ applied:
   };
   if (provider === "sqlite") return apply();
   // PostgreSQL: several hosts may start together; one applies while the others wait, then find it done.
+  const { ensurePgDatabase, withPgMigrationLock } = await loadPg();
   await ensurePgDatabase(opts.url);
   return withPgMigrationLock(opts.url, apply);
 }
@@ -318,7 +325,7 @@ export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEng
 export async function isUpToDate(url: string, list: MigrationList): Promise<boolean> {
   if (providerOf(url) === "sqlite") return upToDate(url, list);
   if (!lockProviderIs(list, "postgresql")) return false;
-  const rows = await pgMigrationRows(url);
+  const rows = await (await loadPg()).pgMigrationRows(url);
   return rows !== null && rowsMatch(rows, list);
 }
 

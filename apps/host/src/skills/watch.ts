@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { watch } from "chokidar";
 import { messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import { isInside, nearestExisting } from "./roots.js";
@@ -19,7 +18,13 @@ export interface WatchRequest {
 /** Starts a watcher; resolves once it is ready, rejects if it cannot start. Injectable for tests. */
 export type WatcherFactory = (request: WatchRequest) => Promise<WatchHandle>;
 
-export const chokidarWatcher: WatcherFactory = (request) => new Promise((resolve, reject) => {
+/** chokidar loads with the first watched root (the first list of a workspace), not at host start. */
+export const chokidarWatcher: WatcherFactory = async (request) => {
+  const { watch } = await import("chokidar");
+  return startWatcher(watch, request);
+};
+
+const startWatcher = (watch: typeof import("chokidar").watch, request: WatchRequest) => new Promise<WatchHandle>((resolve, reject) => {
   const watcher = watch(request.path, { ignoreInitial: true, depth: request.depth, ignored: (p: string) => request.ignored(p) });
   let ready = false;
   watcher.on("all", (event, path) => request.onEvent(event, path));

@@ -1,5 +1,9 @@
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import { createRequire } from "node:module";
 import { lineCount } from "./text.js";
+
+// jsdiff loads with the first diff (an edit), not at host start.
+let jsdiff: typeof import("diff") | undefined;
+const lib = () => (jsdiff ??= createRequire(import.meta.url)("diff") as typeof import("diff"));
 
 export const DIFF_MAX_CHARS = 200_000;
 const CONTEXT = 3;
@@ -26,6 +30,7 @@ export function unifiedPatch(path: string, before: string | null, after: string,
   const { from, tail } = changedSpan(old, after);
   const oldPart = old.slice(from, old.length - tail);
   const newPart = after.slice(from, after.length - tail);
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = lib();
   const patch = structuredPatch(before === null ? "/dev/null" : `a/${path}`, `b/${path}`, oldPart, newPart, undefined, undefined, { context: CONTEXT, timeout: DIFF_TIMEOUT_MS });
   if (!patch) return { diff: "", truncated: true, added: lineCount(newPart), removed: lineCount(oldPart) };
   const offset = newlines(old, 0, from);
