@@ -8,7 +8,7 @@ import { createLog, type Log } from "./core/log.js";
 
 export interface WarmUpDeps {
   model: Pick<ModelSettingsService, "current" | "contextWindow" | "toolBudget">;
-  store: Pick<Store, "sessions" | "items" | "turns">;
+  store: Pick<Store, "sessions" | "items" | "turns" | "warmWrites">;
   /** The global tools: their spec token counts are cached once (the context meter reads them every step). */
   registry: Pick<ToolRegistry, "visible">;
   /** Where failed steps are reported (default: the host log). */
@@ -21,8 +21,8 @@ export interface WarmUpDeps {
  * Loads what the first model turn needs (#17 item 2) so that turn 1 costs what turn 2 costs: the configured
  * provider's adapter and the AI SDK's errors, Node's fetch (undici loads on first use), the tokenizer and the
  * global tools' spec counts the context meter reads, the bash grammar of the permission gate, the skills
- * parser, and the settings, session, turn and item reads of the send path (Prisma plans each query shape on
- * first use; an unknown session id makes them read nothing). Started by `main.ts` with `setImmediate` after the server listens, never on the path to readiness;
+ * parser, the settings, session, turn and item reads of the send path (Prisma plans each query shape on
+ * first use; an unknown session id makes them read nothing) and a turn's writes (rolled back). Started by `main.ts` with `setImmediate` after the server listens, never on the path to readiness;
  * a request that comes first loads what it needs itself. Failures are only logged: nothing here is required.
  */
 export async function warmUp(deps: WarmUpDeps): Promise<void> {
@@ -41,6 +41,8 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
       deps.store.turns.list("warm-up").catch((error: unknown) => { if (!(isHostError(error) && error.kind === "not_found")) throw error; }),
       deps.store.turns.byIds("warm-up", ["warm-up"]),
     ])),
+    // The turn's writes, in a transaction that is rolled back: nothing is written.
+    step("turn writes", () => deps.store.warmWrites()),
     ...deps.others.map((fn, i) => step(`capability ${i}`, fn)),
   ]);
   // Synchronous and the biggest (~0.3 s): last, after the asynchronous loads had their turn.

@@ -82,6 +82,12 @@ export interface Store {
    * the reason `reason` (default the restart's).
    */
   recoverInterrupted(opts?: { sessionId?: string; reason?: string }): Promise<{ turns: number; messages: number; toolCalls: number }>;
+  /**
+   * The host's warm-up (#17 item 2): runs the writes of a turn (a session, its turn, a message written and
+   * updated, the turn's end) in one transaction that is rolled back, so Prisma has planned those queries
+   * before the first real turn. Nothing is written.
+   */
+  warmWrites(): Promise<void>;
 }
 
 type Tx = Prisma.TransactionClient;
@@ -147,6 +153,30 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     if (!s) throw new HostError("not_found:session", `session ${id} not found`, { id });
   };
 
+  // The writes of a turn, shared by the store's calls and `warmWrites` (the same query shapes).
+  type Writer = Tx | PrismaClient;
+  const insertTurn = async (t: Tx, sessionId: string, mode: TurnInfo["mode"], at: Date) => {
+    await t.session.update({ where: { id: sessionId }, data: { updatedAt: at }, select: { id: true } });
+    return t.turn.create({ data: { sessionId, mode, status: "running", startedAt: at } });
+  };
+  const insertMessage = async (t: Tx, sessionId: string, m: Parameters<Store["items"]["appendMessage"]>[1], at: Date) => {
+    const seq = await nextSeq(t, sessionId, at);
+    return t.message.create({ data: { sessionId, turnId: m.turnId, seq, role: m.role, text: m.text, state: m.state, createdAt: at } });
+  };
+  const writeMessage = (c: Writer, id: string, m: Parameters<Store["items"]["updateMessage"]>[1]) =>
+    c.message.update({ where: { id }, data: { text: m.text, state: m.state } });
+  const endTurn = (c: Writer, id: string, r: Parameters<Store["turns"]["finish"]>[1]) => c.turn.updateMany({
+    where: { id, status: "running" },
+    data: {
+      status: r.status,
+      reason: r.reason ?? null,
+      endedAt: now(),
+      ...(r.steps !== undefined && { steps: r.steps }),
+      ...(r.usage?.inputTokens !== undefined && { inputTokens: r.usage.inputTokens }),
+      ...(r.usage?.outputTokens !== undefined && { outputTokens: r.usage.outputTokens }),
+    },
+  });
+
   const sessions: Store["sessions"] = {
     create: (i) => op("session", async () => sessionRow(await prisma.session.create({ data: { title: i.title, workspace: i.workspace } }))),
     list: () => op("sessions", async () => (await prisma.session.findMany({ orderBy: [{ updatedAt: "desc" }, { id: "desc" }] })).map(sessionRow)),
@@ -164,26 +194,13 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
   const turns: Store["turns"] = {
     create: (sessionId, mode) => op(`session ${sessionId}`, async () => {
       const at = now();
-      return turnInfo(await tx(async (t) => {
-        await t.session.update({ where: { id: sessionId }, data: { updatedAt: at }, select: { id: true } });
-        return t.turn.create({ data: { sessionId, mode, status: "running", startedAt: at } });
-      }));
+      return turnInfo(await tx((t) => insertTurn(t, sessionId, mode, at)));
     }),
     finish: (id, r) => op(`turn ${id}`, async () => {
       if (r.status === "running") throw new HostError("bad_input:session", "a turn cannot finish as running");
       // Only a running turn ends here: one another host already marked interrupted (it took the session
       // over, SCALE-2) keeps that end, and the late finisher gets the turn as recorded.
-      await prisma.turn.updateMany({
-        where: { id, status: "running" },
-        data: {
-          status: r.status,
-          reason: r.reason ?? null,
-          endedAt: now(),
-          ...(r.steps !== undefined && { steps: r.steps }),
-          ...(r.usage?.inputTokens !== undefined && { inputTokens: r.usage.inputTokens }),
-          ...(r.usage?.outputTokens !== undefined && { outputTokens: r.usage.outputTokens }),
-        },
-      });
+      await endTurn(prisma, id, r);
       const t = await prisma.turn.findUnique({ where: { id } });
       if (!t) throw new HostError("not_found:session", `turn ${id} not found`);
       return turnInfo(t);
@@ -224,13 +241,10 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
   const items: Store["items"] = {
     appendMessage: (sessionId, m) => op(`session ${sessionId}`, async () => {
       const at = now();
-      return messageItem(await tx(async (t) => {
-        const seq = await nextSeq(t, sessionId, at);
-        return t.message.create({ data: { sessionId, turnId: m.turnId, seq, role: m.role, text: m.text, state: m.state, createdAt: at } });
-      }));
+      return messageItem(await tx((t) => insertMessage(t, sessionId, m, at)));
     }),
     updateMessage: (id, m) => op(`message ${id}`, async () =>
-      messageItem(await prisma.message.update({ where: { id }, data: { text: m.text, state: m.state } })),
+      messageItem(await writeMessage(prisma, id, m)),
     ),
     appendToolCall: (sessionId, c) => op(`session ${sessionId}`, async () => {
       const argsJson = toJson(c.args, "tool call arguments");
@@ -331,5 +345,23 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
   const index = opts.provider === "postgresql" ? postgresSearch(prisma) : sqliteSearch(prisma);
   const search: Store["search"] = (query, o) => op("search", () => index.search(query, o));
 
-  return { sessions, turns, items, settings, search, recoverInterrupted };
+  const warmWrites: Store["warmWrites"] = () => op("warm-up", async () => {
+    const rollback = new Error("warm-up: rolled back");
+    try {
+      await tx(async (t) => {
+        const at = now();
+        const session = await t.session.create({ data: { title: "warm-up", workspace: "warm-up" } });
+        const turn = await insertTurn(t, session.id, "model", at);
+        const message = await insertMessage(t, session.id, { turnId: turn.id, role: "assistant", text: "", state: "streaming" }, at);
+        await writeMessage(t, message.id, { text: "warm-up", state: "complete" });
+        await endTurn(t, turn.id, { status: "completed", steps: 1, usage: { inputTokens: 1, outputTokens: 1 } });
+        await t.turn.findUnique({ where: { id: turn.id } });
+        throw rollback;
+      });
+    } catch (error) {
+      if (error !== rollback) throw error;
+    }
+  });
+
+  return { sessions, turns, items, settings, search, recoverInterrupted, warmWrites };
 }

@@ -21,7 +21,7 @@ import {
 } from "./registry.js";
 import { loadParser } from "./parse.js";
 import { skillTool } from "./tool.js";
-import { chokidarWatcher, type WatcherFactory } from "./watch.js";
+import { chokidarWatcher, loadChokidar, type WatcherFactory } from "./watch.js";
 
 export type { LoadedSkill, Observation, RuntimeSkill, SkillProvider } from "./registry.js";
 export type { UserInvocation } from "./invoke.js";
@@ -69,7 +69,7 @@ export interface Interface {
   readonly api: Api;
   /** The capability overview's row. */
   status(): CapabilityRow;
-  /** Loads the SKILL.md parser (gray-matter, yaml) now: the host's warm-up after start. */
+  /** Loads the SKILL.md parser and the file watcher now: the host's warm-up after start. */
   warm(): Promise<void>;
   /** Winners for a workspace and scope chain; cached while complete (SKL-4). */
   list(cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<Observation>;
@@ -190,7 +190,10 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
       settings: () => skills.settings.get(),
       setSettings: (input) => skills.settings.set(input),
     },
-    warm: async () => loadParser(),
+    warm: async () => {
+      loadParser();
+      if (watch === chokidarWatcher) await loadChokidar();
+    },
     status: () => skillsStatus(deps.registry ? toolsOf(deps.registry, "skills") : []),
   };
 }

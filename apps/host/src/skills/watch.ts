@@ -18,9 +18,11 @@ export interface WatchRequest {
 /** Starts a watcher; resolves once it is ready, rejects if it cannot start. Injectable for tests. */
 export type WatcherFactory = (request: WatchRequest) => Promise<WatchHandle>;
 
-/** chokidar loads with the first watched root (the first list of a workspace), not at host start. */
+/** chokidar loads with the host's warm-up or the first watched root (the first list of a workspace), not at host start. */
+export const loadChokidar = () => import("chokidar");
+
 export const chokidarWatcher: WatcherFactory = async (request) => {
-  const { watch } = await import("chokidar");
+  const { watch } = await loadChokidar();
   return startWatcher(watch, request);
 };
 

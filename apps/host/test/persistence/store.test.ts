@@ -228,6 +228,23 @@ describe("store.recoverInterrupted (CORE-13)", () => {
   });
 });
 
+describe("store.warmWrites (#17 item 2)", () => {
+  it("runs a turn's writes and rolls them back: nothing is written, and real turns work after it", async () => {
+    const before = await db.store.sessions.create({ title: "kept", workspace: "/w" });
+    await db.store.warmWrites();
+    await db.store.warmWrites();
+    expect((await db.store.sessions.list()).map((s) => s.id)).toEqual([before.id]);
+    expect(await db.store.search("warm", { limit: 10 })).toEqual([]);
+    expect(await db.store.recoverInterrupted()).toEqual({ turns: 0, messages: 0, toolCalls: 0 });
+
+    const turn = await db.store.turns.create(before.id, "model");
+    const msg = await db.store.items.appendMessage(before.id, { turnId: turn.id, role: "assistant", text: "", state: "streaming" });
+    await db.store.items.updateMessage(msg.id, { text: "done", state: "complete" });
+    expect(await db.store.turns.finish(turn.id, { status: "completed", steps: 1 })).toMatchObject({ status: "completed", steps: 1 });
+    expect((await db.store.items.list(before.id)).map((i) => i.seq)).toEqual([1]);
+  });
+});
+
 describe("store.settings", () => {
   it("round-trips JSON values and deletes on undefined", async () => {
     const { settings } = db.store;
