@@ -67,6 +67,8 @@ export function expandedSize(value: unknown, limit: number): number {
   return weight;
 }
 
+const MORE_THAN_ONE = "invalid YAML: the frontmatter holds more than one document (a ... line ends the first); keep a single mapping";
+
 export type YamlOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** Parses a frontmatter block (its line 1 is the opening fence's line, so line numbers are the file's). */
@@ -77,6 +79,7 @@ export function parseYaml(block: string): YamlOutcome {
     value = parse(block, { schema });
   } catch (error) {
     if (error instanceof YAMLException) {
+      if (!error.mark && /single document/.test(error.reason)) return { ok: false, reason: MORE_THAN_ONE };
       const at = error.mark ? ` at line ${error.mark.line + 1}` : "";
       return { ok: false, reason: `invalid YAML${at}: ${error.reason}` };
     }
