@@ -5,8 +5,8 @@ import type * as JsYaml from "js-yaml";
  * The YAML inside a skill's frontmatter, parsed with js-yaml 4 (a cold list parses thousands of these;
  * js-yaml's `load` is ~10x cheaper than `yaml`'s `parseDocument` + `toJS` for this kind of text).
  *
- * - Types are YAML 1.2 core (`CORE_SCHEMA`): strings, numbers, booleans (`true`/`false` only), null,
- *   lists and mappings; no timestamps, binary or `<<` merges (`<<` is an ordinary key).
+ * - Types are YAML 1.2 core (`CORE_SCHEMA`): strings, numbers, booleans (`true`/`false`, `True`, `TRUE`…; not
+ *   `yes`/`no`), null, lists and mappings; no timestamps, binary or `<<` merges (`<<` is an ordinary key).
  * - A tag js-yaml does not know (`!foo bar`, `!!binary …`) keeps the value as written, as `yaml` did.
  * - Duplicate keys are an error; so is every syntax error, reported as one sentence with its line.
  * - js-yaml keeps an alias (`*a`) as a second reference to the anchored value, which costs nothing here
@@ -35,7 +35,7 @@ export function loadYaml(): void {
  * How much written-out data a block with aliases may parse to. Every value weighs 1, every string and
  * mapping key 1 more per character. Without aliases a block's value weighs about its length (each value
  * and key takes at least one character of the source), so this only stops data repeated through aliases
- * (the `yaml` library this replaced refused more than 50 alias uses) or a cycle (`&a [*a]`).
+ * (the `yaml` library this replaced had `maxAliasCount: 50`) or a cycle (`&a [*a]`).
  */
 export const expansionBudget = (block: string) => 1_000 + 2 * block.length;
 
