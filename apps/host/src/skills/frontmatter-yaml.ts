@@ -83,7 +83,8 @@ export function parseYaml(block: string): YamlOutcome {
       const at = error.mark ? ` at line ${error.mark.line + 1}` : "";
       return { ok: false, reason: `invalid YAML${at}: ${error.reason}` };
     }
-    // A RangeError from nesting deep enough to exhaust the stack, for one.
+    // js-yaml recurses per nesting level: thousands of `[` exhaust the stack.
+    if (error instanceof RangeError) return { ok: false, reason: "invalid YAML: the frontmatter is nested too deeply; flatten it" };
     return { ok: false, reason: `invalid YAML: ${error instanceof Error ? error.message : String(error)}` };
   }
   // Only an alias (`*name`) makes shared references; most blocks have no `*` at all.

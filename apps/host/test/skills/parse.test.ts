@@ -151,6 +151,11 @@ describe("YAML with js-yaml (SKL-3)", () => {
     expect(size).toBeLessThanOrEqual(budget + 10); // stopped at the first step past it (an array of 10 is the largest step)
   });
 
+  it("refuses nesting deep enough to exhaust the stack, with a clear reason", () => {
+    expect(ok(`---\ndescription: d\nx: ${"[".repeat(500)}${"]".repeat(500)}\n---\nb`).meta.extra).toBeDefined();
+    expect(reason(`---\ndescription: d\nx: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n---\nb`)).toBe("invalid YAML: the frontmatter is nested too deeply; flatten it");
+  });
+
   it("refuses a cycle", () => {
     expect(reason("---\ndescription: d\nloop: &a [*a]\n---\nb")).toMatch(/aliases repeat more data/);
     expect(reason("---\ndescription: d\nself: &m {again: *m}\n---\nb")).toMatch(/aliases repeat more data/);
