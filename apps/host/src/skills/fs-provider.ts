@@ -127,21 +127,34 @@ interface RootListing { spec: RootSpec; rootReal: string; entries: Dirent[] }
 
 type EntryScan = { candidate?: SkillCandidate; diagnostics: SkillDiagnostic[] } | null;
 
+/** A diagnostic of one entry of a root (a plain function: the scan builds one per problem, not a closure per entry). */
+function diagnostic(spec: RootSpec, path: string, reason: string, severity: SkillDiagnostic["severity"] = "error", name?: string): SkillDiagnostic {
+  const d: SkillDiagnostic = { path, reason, severity, root: spec.path };
+  if (name) d.name = name;
+  return d;
+}
+
+const failure = (spec: RootSpec, path: string, name: string, reason: string): EntryScan => ({ diagnostics: [diagnostic(spec, path, reason, "error", name)] });
+
+/** Whether `path` exists now as something other than a regular file or a symlink (a folder, a FIFO, a device). */
+function isSpecial(path: string): boolean {
+  try {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    return info !== undefined && !info.isFile() && !info.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** One entry of a root, synchronously (the caller slices the work; see `scanRoots`). */
 function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenHeadFile): EntryScan {
   const shown = child(spec.path, entry.name);
-  const diag = (reason: string, severity: SkillDiagnostic["severity"] = "error", path = shown, name?: string): SkillDiagnostic => {
-    const d: SkillDiagnostic = { path, reason, severity, root: spec.path };
-    if (name) d.name = name;
-    return d;
-  };
-
   let isDir = entry.isDirectory();
   let isFile = entry.isFile();
   const linked = entry.isSymbolicLink();
   if (linked) {
     const target = containedSync(join(rootReal, entry.name), rootReal);
-    if ("reason" in target) return { diagnostics: [diag(`symlink ${target.reason}`)] };
+    if ("reason" in target) return { diagnostics: [diagnostic(spec, shown, `symlink ${target.reason}`)] };
     let info: Stats | null = null;
     try {
       info = statSync(target.real);
@@ -165,40 +178,38 @@ function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenH
   } else return null; // other files in a root are not skills
 
   if (!isSkillName(name)) {
-    return { diagnostics: [diag(`"${name}" is not a valid skill name: use kebab-case (lowercase letters, digits, single hyphens; at most 64 characters)`)] };
+    return { diagnostics: [diagnostic(spec, shown, `"${name}" is not a valid skill name: use kebab-case (lowercase letters, digits, single hyphens; at most 64 characters)`)] };
   }
   const file = kind === "bundle" ? child(child(rootReal, entry.name), "SKILL.md") : child(rootReal, entry.name);
   let outcome: { read: Read; real: string } | { reason: string };
   try {
-    // The fast path: `rootReal` is a real path and the entry is no symlink, so a file that is no symlink
-    // either is its own real path and needs no realpath call. Anything else takes the resolving path.
-    let direct = !linked;
-    if (kind === "bundle") {
-      const info = lstatSync(file, { throwIfNoEntry: false });
-      if (!info) return { diagnostics: [diag("folder has no SKILL.md", "warning", shown, name)] };
-      if (!info.isSymbolicLink()) {
-        if (!info.isFile()) return { diagnostics: [diag("not a regular file", "error", shownFile, name)] };
-        if (info.size > MAX_SKILL_BYTES) return { diagnostics: [diag(TOO_LARGE, "error", shownFile, name)] };
-      } else direct = false;
-    }
-    if (direct) {
+    if (linked) {
+      // A linked folder: checked as before resolving, so a missing SKILL.md is the same warning as in a real folder.
+      if (kind === "bundle" && !lstatSync(file, { throwIfNoEntry: false })) return { diagnostics: [diagnostic(spec, shown, "folder has no SKILL.md", "warning", name)] };
+      outcome = readResolved(file, rootReal, open);
+    } else {
+      // The fast path: `rootReal` is a real path and the entry is no symlink, so a file opened without
+      // following a symlink (O_NOFOLLOW) is its own real path: no lstat or realpath per file. A bundle's
+      // SKILL.md is only looked at more closely when it cannot be read or parsed.
       try {
         outcome = { read: readSkillHead(file, open), real: file };
       } catch (error) {
+        if (kind === "bundle" && isErrno(error, "ENOENT")) return { diagnostics: [diagnostic(spec, shown, "folder has no SKILL.md", "warning", name)] };
         if (!isErrno(error, "ELOOP")) throw error;
-        outcome = readResolved(file, rootReal, open); // swapped for a symlink since the directory was read
+        outcome = readResolved(file, rootReal, open); // a symlink (or swapped for one since the directory was read)
       }
-    } else outcome = readResolved(file, rootReal, open);
+    }
   } catch (error) {
-    return { diagnostics: [diag(`cannot read: ${messageOf(error)}`, "error", shownFile, name)] };
+    return failure(spec, shownFile, name, kind === "bundle" && isSpecial(file) ? "not a regular file" : `cannot read: ${messageOf(error)}`);
   }
-  if ("reason" in outcome) return { diagnostics: [diag(outcome.reason, "error", shownFile, name)] };
+  if ("reason" in outcome) return failure(spec, shownFile, name, outcome.reason);
   const parsed = outcome.read;
-  if (!parsed.ok) return { diagnostics: [diag(parsed.reason, "error", shownFile, name)] };
+  // A folder, FIFO or device named SKILL.md reads as an error or as no frontmatter: say what it is.
+  if (!parsed.ok) return failure(spec, shownFile, name, kind === "bundle" && isSpecial(file) ? "not a regular file" : parsed.reason);
   const skill = parsed.skill;
   if (skill.declaredName !== undefined && skill.declaredName !== name) {
     const where = kind === "bundle" ? "folder" : "file";
-    return { diagnostics: [diag(`frontmatter name "${skill.declaredName}" does not match the ${where} name "${name}"`, "error", shownFile, name)] };
+    return failure(spec, shownFile, name, `frontmatter name "${skill.declaredName}" does not match the ${where} name "${name}"`);
   }
   const locator: Locator = { file: outcome.real, root: spec.path, rootReal, name, kind };
   // Built without a spread in the middle of the literal: V8 copies those slowly, and a list builds thousands.
@@ -214,7 +225,7 @@ function scanEntry(spec: RootSpec, rootReal: string, entry: Dirent, open?: OpenH
     locator,
   };
   if (skill.whenToUse) candidate.whenToUse = skill.whenToUse;
-  return { candidate, diagnostics: skill.warnings.length === 0 ? [] : skill.warnings.map((w) => diag(w, "warning", shownFile, name)) };
+  return { candidate, diagnostics: skill.warnings.length === 0 ? [] : skill.warnings.map((w) => diagnostic(spec, shownFile, w, "warning", name)) };
 }
 
 /** One root's entries, no recursion (SKL-2): sorted by entry name; dot entries (`.system`) skipped. */

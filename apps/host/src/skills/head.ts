@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import { isFenceLine } from "./frontmatter.js";
 
 /**
  * The head of a skill file: what listing needs (SKL-3/SKL-4) without reading the body. A list only uses
@@ -53,9 +54,6 @@ export type HeadOutcome =
   | { ok: true; text: string; eof: boolean; bytesRead: number }
   | { ok: false; reason: "too_large"; size: number };
 
-/** A line's content without its `\r` and trailing blanks, as `parseSkill` compares fence lines. */
-const isFence = (line: string) => line.replace(/\r$/, "").trimEnd() === "---";
-
 /**
  * Where reading can stop: the first line is not an opening fence (the parser rejects it from that line
  * alone), or the closing fence line and a non-blank character after it have been seen. Only whole lines
@@ -66,11 +64,11 @@ export function headIsEnough(text: string, eof: boolean): boolean {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const firstEnd = text.indexOf("\n", start);
   if (firstEnd < 0) return false;
-  if (!isFence(text.slice(start, firstEnd))) return true;
+  if (!isFenceLine(text.slice(start, firstEnd))) return true;
   for (let from = firstEnd + 1; ;) {
     const end = text.indexOf("\n", from);
     if (end < 0) return false;
-    if (isFence(text.slice(from, end))) return /\S/.test(text.slice(end + 1));
+    if (isFenceLine(text.slice(from, end))) return /\S/.test(text.slice(end + 1));
     from = end + 1;
   }
 }

@@ -1,17 +1,12 @@
-import { createRequire } from "node:module";
-import type matterFn from "gray-matter";
 import { formatIssues } from "@seam/shared";
 import { z } from "zod";
+import { isBlankBlock, splitFrontmatter } from "./frontmatter.js";
+import { loadYaml, parseYaml } from "./frontmatter-yaml.js";
 import type { SkillMeta } from "./registry.js";
 
-// gray-matter and yaml (~0.13 s of imports) load with the first skill parsed, not at host start.
-const load = createRequire(import.meta.url);
-let modules: { matter: typeof matterFn; parseDocument: typeof import("yaml").parseDocument } | undefined;
-const lib = () => (modules ??= { matter: load("gray-matter") as typeof matterFn, parseDocument: (load("yaml") as typeof import("yaml")).parseDocument });
-
-/** Loads gray-matter and yaml now (the host's warm-up after start); `parseSkill` loads them on first use anyway. */
+/** Loads the YAML parser now (the host's warm-up after start); `parseSkill` loads it on first use anyway. */
 export function loadParser(): void {
-  lib();
+  loadYaml();
 }
 
 /** A parsed SKILL.md (or flat `<name>.md`): frontmatter mapped to Seam's fields, and the body verbatim. */
@@ -30,33 +25,6 @@ export interface ParsedSkill {
 export type ParseOutcome = { ok: true; skill: ParsedSkill } | { ok: false; reason: string };
 
 export const DESCRIPTION_SOFT_MAX = 1024;
-
-/** Only YAML frontmatter; gray-matter's `---js` engine would evaluate the block, so every other language is refused. */
-const refuse = (language: string) => ({
-  parse(): object {
-    throw new Error(`frontmatter in ${language} is not supported; use YAML`);
-  },
-});
-
-const YAML_OPTIONS = { uniqueKeys: true, prettyErrors: false, logLevel: "silent" } as const;
-const TO_JS = { maxAliasCount: 50 } as const;
-
-const yamlEngine = {
-  parse(source: string): object {
-    const doc = lib().parseDocument(source, YAML_OPTIONS);
-    const first = doc.errors[0];
-    if (first) throw new Error(`invalid YAML: ${first.message.split("\n")[0]}`);
-    const value: unknown = doc.toJS(TO_JS);
-    if (value === null || value === undefined) return {};
-    if (typeof value !== "object" || Array.isArray(value)) throw new Error("the frontmatter must be a mapping of keys to values");
-    return value;
-  },
-};
-
-const MATTER_OPTIONS = {
-  language: "yaml",
-  engines: { yaml: yamlEngine, javascript: refuse("JavaScript"), coffee: refuse("CoffeeScript"), json: refuse("JSON") },
-};
 
 const Flag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")], {
   error: "must be true or false",
@@ -80,16 +48,6 @@ const Frontmatter = z.looseObject({
 
 const KNOWN = new Set(Object.keys(Frontmatter.shape));
 
-/** The frontmatter block must open on the first line and close on a line of its own. */
-function frontmatterShape(text: string): string | null {
-  const lines = text.split("\n");
-  if (lines[0]?.replace(/\r$/, "").trimEnd() !== "---") {
-    return /^---\S/.test(lines[0] ?? "") ? "the frontmatter must be YAML (the first line must be exactly ---)" : "missing frontmatter: the file must start with a --- block holding name and description";
-  }
-  const closes = lines.slice(1).some((l) => l.replace(/\r$/, "").trimEnd() === "---");
-  return closes ? null : "the frontmatter block is not closed (no --- line after it)";
-}
-
 /** Splits `allowed-tools` given as one string: commas, or whitespace outside parentheses ("Bash(git add:*) Read"). */
 export function splitAllowedTools(value: string): string[] {
   const out: string[] = [];
@@ -111,16 +69,16 @@ export function splitAllowedTools(value: string): string[] {
 
 /** Parses one skill file's text. Never throws: a malformed file is a reason for a diagnostic (SKL-3). */
 export function parseSkill(text: string): ParseOutcome {
-  const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const shape = frontmatterShape(clean);
-  if (shape) return { ok: false, reason: shape };
-  let file: { data: Record<string, unknown>; content: string };
-  try {
-    file = lib().matter(clean, MATTER_OPTIONS);
-  } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  const split = splitFrontmatter(text);
+  if (!split.ok) return { ok: false, reason: split.reason };
+  let data: unknown = {};
+  if (!isBlankBlock(split.block)) {
+    const yaml = parseYaml(split.block);
+    if (!yaml.ok) return { ok: false, reason: yaml.reason };
+    data = yaml.value ?? {};
   }
-  const parsed = Frontmatter.safeParse(file.data);
+  if (typeof data !== "object" || Array.isArray(data)) return { ok: false, reason: "the frontmatter must be a mapping of keys to values" };
+  const parsed = Frontmatter.safeParse(data);
   if (!parsed.success) return { ok: false, reason: formatIssues(parsed.error, { paths: false }) };
   const fm = parsed.data;
   const warnings: string[] = [];
@@ -133,7 +91,7 @@ export function parseSkill(text: string): ParseOutcome {
   if (fm.description.length > DESCRIPTION_SOFT_MAX) {
     warnings.push(`description is ${fm.description.length} characters (more than ${DESCRIPTION_SOFT_MAX}); the catalog shows the first 500`);
   }
-  if (!file.content.trim()) warnings.push("the body is empty");
+  if (!split.body.trim()) warnings.push("the body is empty");
 
   const allowed = fm["allowed-tools"];
   const extra = Object.fromEntries(Object.entries(fm).filter(([k]) => !KNOWN.has(k)));
@@ -145,7 +103,7 @@ export function parseSkill(text: string): ParseOutcome {
     ...(Object.keys(extra).length > 0 && { extra }),
   };
   const whenToUse = (fm.when_to_use ?? fm["when-to-use"])?.trim();
-  const skill: ParsedSkill = { declaredName: fm.name, description: fm.description, modelInvocable, userInvocable, meta, body: file.content, warnings };
+  const skill: ParsedSkill = { declaredName: fm.name, description: fm.description, modelInvocable, userInvocable, meta, body: split.body, warnings };
   if (whenToUse) skill.whenToUse = whenToUse;
   return { ok: true, skill };
 }

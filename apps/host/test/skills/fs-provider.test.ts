@@ -161,6 +161,18 @@ describe("diagnostics, never crashes (SKL-3)", () => {
     expect(obs.diagnostics.every((d) => d.severity === "error")).toBe(true);
   });
 
+  it("an alias bomb is refused at listing: not listed, a diagnostic, the rest load", async () => {
+    await using fx = await skillsFixture();
+    const levels = ['  l0: &l0 "lol"', ...Array.from({ length: 9 }, (_, i) => `  l${i + 1}: &l${i + 1} [${Array(10).fill(`*l${i}`).join(", ")}]`)];
+    await fx.write(`${roots.projectDsh}/laughs/SKILL.md`, ["---", "name: laughs", "description: ten to the ninth lols", "metadata:", ...levels, "---", "body"].join("\n"));
+    await fx.bundle(roots.projectDsh, "good", "works");
+    const obs = await fx.skills.list(fx.workspace);
+    expect(obs.complete).toBe(true);
+    expect(obs.candidates.map((c) => c.name)).toEqual(["good"]);
+    expect(obs.diagnostics).toEqual([expect.objectContaining({ path: expect.stringMatching(/laughs\/SKILL\.md$/), severity: "error", name: "laughs", reason: expect.stringMatching(/aliases repeat more data than the file holds/) })]);
+    expect(await fx.skills.get("laughs", fx.workspace)).toBeNull();
+  });
+
   it("the body is re-read after an edit with no invalidation; a renamed skill is rejected", async () => {
     await using fx = await skillsFixture();
     const file = await fx.bundle(roots.projectDsh, "evolving", "changes", { body: "version one\n" });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -224,6 +225,12 @@ describe("listing reads heads, loading reads the whole file (SKL-4, SKL-5)", () 
     mkdirSync(join(root, "dir-skill", "SKILL.md"), { recursive: true });
     mkdirSync(join(root, "no-file"), { recursive: true });
     await fx.link(`${roots.userDsh}/dangling/SKILL.md`, join(root, "missing.md"));
+    // A FIFO named SKILL.md is opened without blocking, reads as nothing and is reported for what it is.
+    mkdirSync(join(root, "fifo-skill"), { recursive: true });
+    execFileSync("mkfifo", [join(root, "fifo-skill", "SKILL.md")]);
+    // A linked folder without SKILL.md is the same warning as a real one.
+    mkdirSync(join(root, ".store", "empty-folder"), { recursive: true });
+    await fx.link(`${roots.userDsh}/linked-empty`, join(root, ".store", "empty-folder"));
     const obs = await fx.skills.list(fx.workspace);
     expect(obs.candidates.map((c) => c.name)).toEqual(["inner-ok"]);
     expect((await fx.skills.get("inner-ok", fx.workspace))?.description).toBe("a SKILL.md linked inside the root");
@@ -231,6 +238,8 @@ describe("listing reads heads, loading reads the whole file (SKL-4, SKL-5)", () 
     expect(byFile).toEqual({
       "dangling/SKILL.md": ["error", "broken symlink or missing file"],
       "dir-skill/SKILL.md": ["error", "not a regular file"],
+      "fifo-skill/SKILL.md": ["error", "not a regular file"],
+      "linked-empty": ["warning", "folder has no SKILL.md"],
       "no-file": ["warning", "folder has no SKILL.md"],
     });
   });
