@@ -29,8 +29,6 @@ const LAZY: Record<string, string> = {
   "typescript-language-server": "the first language server",
   turndown: "web_fetch's HTML conversion",
   "@mdream/js": "web_fetch's HTML conversion",
-  "gray-matter": "the first skill parsed",
-  yaml: "the first skill parsed",
   "js-yaml": "the first skill parsed",
   diff: "the first edit",
   chokidar: "the first watched skills root",
