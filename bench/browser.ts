@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { ScriptedModel } from "../packages/testkit/src/index.js";
+import { webServer, webServerMissing } from "../scripts/web-server.mjs";
 import { latencies, startRelay, startSeam } from "./pipelines.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -16,7 +17,8 @@ export const WEB_PORT = 3291;
 export function browserAvailable(): string | null {
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!existsSync(chromiumPath)) return `no Chromium at ${chromiumPath}`;
-  if (!existsSync(`${root}apps/web/.next/BUILD_ID`)) return "the web app is not built (npm run build)";
+  const missing = webServerMissing(root);
+  if (missing) return missing;
   return null;
 }
 
@@ -76,10 +78,11 @@ export async function relayToBrowser(browser: Browser, model: ScriptedModel, sen
   }
 }
 
-/** `next start` of the built web app on WEB_PORT, proxying to the host at `hostUrl`; kill the process to stop it. */
+/** The built web app as `npm start` runs it, on WEB_PORT, proxying to the host at `hostUrl`; kill the process to stop it. */
 export async function startWeb(hostUrl: string): Promise<ChildProcess> {
-  const web = spawn(process.execPath, [`${root}node_modules/next/dist/bin/next`, "start", `${root}apps/web`, "-H", "127.0.0.1", "-p", String(WEB_PORT)], {
-    env: { ...process.env, SEAM_HOST_URL: hostUrl, NEXT_TELEMETRY_DISABLED: "1" },
+  const server = webServer(root, WEB_PORT);
+  const web = spawn(process.execPath, server.args, {
+    env: { ...process.env, ...server.env, SEAM_HOST_URL: hostUrl },
     stdio: "ignore",
   });
   for (let i = 0; i < 200; i++) {

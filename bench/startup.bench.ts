@@ -1,6 +1,6 @@
 /**
  * Start-up, idle memory and the first turn of a fresh host (#17 items 1–3). Every run spawns fresh processes on a
- * fresh data directory, the way `npm start` does (built `apps/host/dist/main.js`, `next start` of the built web app):
+ * fresh data directory, the way `npm start` does (built `apps/host/dist/main.js`, the web app's standalone server):
  *
  * - **bare (baseline)**: a bare Node HTTP server (`node -e` + `http.createServer`), ready at its first HTTP 200.
  * - **host**: spawn → first tRPC answer (`health` with the host token).
@@ -14,7 +14,7 @@
  * (default 9), ratios to the baseline. Asserts nothing. Needs `npm run build` first (host dist and web `.next`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +22,8 @@ import { fileURLToPath } from "node:url";
 import type { SessionTopic } from "@seam/shared";
 import { startScriptedModel } from "../packages/testkit/src/index.js";
 import { hostClient } from "./node-client.js";
+import { cpuSeconds, memory } from "./proc-tree.js";
+import { webServer, webServerMissing } from "../scripts/web-server.mjs";
 import { percentile } from "./stats.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -31,9 +33,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // commit's, for a "before" column) in the same runs, interleaved, so both see the same machine load.
 const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, "apps/host/dist/main.js");
 const compareMain = process.env.BENCH_COMPARE_MAIN;
-const nextBin = join(root, "node_modules/next/dist/bin/next");
-const webBuilt = existsSync(join(root, "apps/web/.next/BUILD_ID"));
-const TICK = 100; // USER_HZ on Linux
+const webBuilt = webServerMissing(root) === null;
 const quietEnv = { NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1", DO_NOT_TRACK: "1" };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,50 +43,6 @@ async function freePort(): Promise<number> {
   const port = (srv.address() as { port: number }).port;
   await new Promise((r) => srv.close(r));
   return port;
-}
-
-// ---- /proc: the process tree, its CPU time and memory -------------------------------------------------------
-
-function statOf(pid: number): { ppid: number; ticks: number } | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    // After "(comm) ": state ppid … utime(14) stime(15) cutime(16) cstime(17) → indices 11..14 here.
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
-  } catch {
-    return null;
-  }
-}
-
-function tree(rootPids: number[]): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
-    const s = statOf(pid);
-    if (s) parent.set(pid, s.ppid);
-  }
-  const out = new Set(rootPids.filter((p) => parent.has(p)));
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, pp] of parent) if (!out.has(pid) && out.has(pp)) { out.add(pid); grew = true; }
-  }
-  return [...out];
-}
-
-const cpuSeconds = (pids: number[]) => tree(pids).reduce((sum, pid) => sum + (statOf(pid)?.ticks ?? 0), 0) / TICK;
-
-function memory(pids: number[]): { rss: number; pss: number } {
-  let rss = 0;
-  let pss = 0;
-  for (const pid of tree(pids)) {
-    try {
-      const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-      rss += Number(/^Rss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
-      pss += Number(/^Pss:\s+(\d+)/m.exec(text)?.[1] ?? 0);
-    } catch { /* gone */ }
-  }
-  return { rss: rss / 1024, pss: pss / 1024 };
 }
 
 // ---- starting things -------------------------------------------------------------------------------------
@@ -132,7 +88,10 @@ async function startSeam(withWeb: boolean, modelURL: string, again?: string, mai
   };
   const t0 = performance.now();
   const children = [spawn(process.execPath, [main, "--home", home, "--port", String(port), "--web-port", String(webPort)], { env, stdio: "ignore" })];
-  if (withWeb) children.push(spawn(process.execPath, [nextBin, "start", join(root, "apps/web"), "-H", "127.0.0.1", "-p", String(webPort)], { env, stdio: "ignore" }));
+  if (withWeb) {
+    const web = webServer(root, webPort);
+    children.push(spawn(process.execPath, web.args, { env: { ...env, ...web.env }, stdio: "ignore" }));
+  }
   const auth = { authorization: `Bearer ${token}` };
   await Promise.all([
     until(() => ok(`${hostUrl}/trpc/health`, auth), children, "host"),

@@ -1,8 +1,11 @@
 import { defineConfig } from "@playwright/test";
 import { fileURLToPath } from "node:url";
+import { webServer } from "../scripts/web-server.mjs";
 import { PORTS } from "./ports.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+// The web UI exactly as `npm start` runs it (the standalone Next.js server).
+const web = webServer(root, PORTS.web);
 
 export default defineConfig({
   testDir: "specs",
@@ -31,9 +34,9 @@ export default defineConfig({
       stdout: "pipe",
     },
     {
-      command: `node ${root}node_modules/next/dist/bin/next start ${root}apps/web -H 127.0.0.1 -p ${PORTS.web}`,
+      command: `node ${web.args.join(" ")}`,
       url: `http://127.0.0.1:${PORTS.web}/`,
-      env: { SEAM_HOST_URL: `http://127.0.0.1:${PORTS.host}`, NEXT_TELEMETRY_DISABLED: "1" },
+      env: { ...web.env, SEAM_HOST_URL: `http://127.0.0.1:${PORTS.host}` },
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ensureDependencies, ensureSystemTools, quietEnv, root, run, step } from "./lib.mjs";
+import { webServer, webServerMissing } from "./web-server.mjs";
 
 const hostPort = process.env.SEAM_HOST_PORT ?? "4317";
 const webPort = process.env.SEAM_WEB_PORT ?? "3000";
@@ -13,8 +14,8 @@ run("npx", ["turbo", "run", "build", "--output-logs=errors-only"]);
 
 const env = { ...process.env, ...quietEnv, SEAM_HOST_PORT: hostPort, SEAM_WEB_PORT: webPort, SEAM_HOST_URL: `http://127.0.0.1:${hostPort}` };
 const children = [];
-const start = (name, args) => {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+const start = (name, args, extraEnv = {}) => {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "inherit", "inherit"] });
   child.on("exit", (code, signal) => {
     if (stopping) return;
     console.error(`✗ ${name} exited (${code ?? signal}); stopping Seam.`);
@@ -35,6 +36,14 @@ process.on("SIGTERM", () => stop(0));
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && stop(0), 1_000).unref();
 
+const missing = webServerMissing(root);
+if (missing) {
+  console.error(`✗ ${missing}`);
+  process.exit(1);
+}
+
 step(`Starting the host on 127.0.0.1:${hostPort} and the web UI on 127.0.0.1:${webPort} (Ctrl+C stops both)`);
 start("host", [join(root, "apps/host/dist/main.js")]);
-start("web", [join(root, "node_modules/next/dist/bin/next"), "start", join(root, "apps/web"), "-H", "127.0.0.1", "-p", webPort]);
+// The standalone Next.js server next build emits (scripts/web-server.mjs says why not `next start`).
+const web = webServer(root, webPort);
+start("web", web.args, web.env);

@@ -11,6 +11,9 @@ const PAGE_CSP = "frame-src 'none'";
 // The host URL is read at request time by the /trpc route handler (src/app/trpc), never baked in here.
 const config: NextConfig = {
   reactStrictMode: true,
+  // `next build` also emits a self-contained server (.next/standalone); `npm start` runs it rather than
+  // `next start`: ~25 % less memory, the same features (bench/README.md, "The web process: options measured").
+  output: "standalone",
   poweredByHeader: false,
   devIndicators: false,
   headers: async () => [{ source: "/:path*", headers: [{ key: "Content-Security-Policy", value: PAGE_CSP }] }],
