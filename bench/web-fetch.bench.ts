@@ -85,8 +85,12 @@ const memory = () => {
   return m.heapUsed + m.external;
 };
 
+// BENCH_WARM=1 skips the per-round forced GC, which also lets V8 drop compiled code: the code stays warm,
+// and the memory figures then carry earlier rounds' garbage.
+const warm = process.env.BENCH_WARM === "1";
+
 async function once(run: () => Promise<number>): Promise<{ ms: number; peak: number; out: number }> {
-  gc?.();
+  if (!warm) gc?.();
   const base = memory();
   let peak = 0;
   const sampler = setInterval(() => {
@@ -114,7 +118,7 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const smallYoung = process.execArgv.some((a) => /^--max-semi-space-size=[12]$/.test(a));
-const heapMode = smallYoung ? "1 MB young generation: peak ≈ what is held" : "default young generation: peak includes uncollected garbage";
+const heapMode = (warm ? "warm: no per-round GC, " : "") + (smallYoung ? "1 MB young generation: peak ≈ what is held" : "default young generation: peak includes uncollected garbage");
 console.log(`web_fetch on a ${mb(body.length)} HTML page over loopback (${ROUNDS} rounds, ${heapMode}${gc ? "" : ", no --expose-gc: memory is noisier"})`);
 const raw = results.raw!;
 for (const [name, r] of Object.entries(results)) {

@@ -7,16 +7,20 @@ import type { ElementNode, MdreamOptions, TextNode, TransformPlugin } from "@mdr
 let engine: Promise<typeof import("@mdream/js")> | undefined;
 
 /**
- * Elements whose text is not page content, dropped with everything inside them (as before the switch to mdream).
- * Scripts, styles, templates and comments never get here: the fetcher strips them. `title` leads the page instead.
+ * Elements whose text is not page content, dropped with everything inside them. The fetcher already strips scripts,
+ * styles, noscript and templates (listed for HTML from elsewhere); `title` leads the page instead.
  */
 const DROPPED = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas", "svg", "button", "select", "title"]);
 
 /**
- * Tags mdream keeps as raw HTML (definition lists, disclosure widgets, addresses), shown to the model and in the
- * chat as plain Markdown blocks instead, as the page reads.
+ * Tags mdream keeps as raw HTML (definition lists, disclosure widgets, addresses, sub/superscript, marks), which
+ * the chat would show as literal tags: plain blocks and plain text instead, as the page reads. A figure caption
+ * is a plain paragraph (mdream wraps it in `*…*`, which breaks on emphasis inside it).
  */
-const AS_BLOCKS = { dl: "div", dt: "p", dd: "p", details: "div", summary: "p", address: "p" };
+const AS_PLAIN = {
+  dl: "div", dt: "p", dd: "p", details: "div", summary: "p", address: "p", figcaption: "p",
+  sub: "span", sup: "span", ins: "span", mark: "span",
+};
 
 /** Link targets that run code or inline data rather than name a page: shown as their text alone. */
 const UNSAFE_SCHEME = /^\s*(?:javascript|vbscript|data):/i;
@@ -36,7 +40,7 @@ export async function htmlToMarkdown(html: string, baseUrl: string): Promise<str
   const { htmlToMarkdown: convert } = await (engine ??= import("@mdream/js"));
   const page = pageHooks(URL.canParse(baseUrl) ? new URL(baseUrl) : undefined);
   const options: MdreamOptions = {
-    plugins: { tagOverrides: AS_BLOCKS },
+    plugins: { tagOverrides: AS_PLAIN },
     hooks: [page.plugin],
   };
   const markdown = convert(html, options).replace(EMPTY_LINK, "").replace(/\n{3,}/g, "\n\n").trim();
@@ -63,6 +67,10 @@ function pageHooks(pageUrl: URL | undefined): { plugin: TransformPlugin; title: 
         if (attrs.href === undefined) return;
         if (UNSAFE_SCHEME.test(attrs.href)) delete attrs.href;
         else attrs.href = absolute(attrs.href, base);
+        // mdream names a link with no text after its title or aria-label ("Permalink: Install" on every GitHub
+        // heading); a link that shows nothing is dropped instead, and link titles are not written.
+        delete attrs.title;
+        delete attrs["aria-label"];
       } else if (name === "img") {
         // An image with no address (or an inline data one) says nothing the model can use.
         if (!usableSrc(attrs.src)) node.excludedFromMarkdown = true;
@@ -79,6 +87,11 @@ function pageHooks(pageUrl: URL | undefined): { plugin: TransformPlugin; title: 
       } else if (DROPPED.has(name)) {
         node.excludedFromMarkdown = true;
       }
+    },
+    // GFM task lists: a checkbox (mdream drops inputs) shows as `[x]` / `[ ]`.
+    onNodeEnter(node) {
+      if (node.name === "input" && node.attributes.type?.toLowerCase() === "checkbox") return node.attributes.checked === undefined ? "[ ] " : "[x] ";
+      return undefined;
     },
     beforeNodeProcess({ node }) {
       // The first <title> outside the body leads the page (the element itself is dropped).

@@ -17,7 +17,8 @@ describe("HTML → Markdown (WEB-7)", () => {
     const out = await md(
       "<p><a href=\"next.html\">sibling</a> <a href=\"../up/\">parent</a> <a href=\"/root\">root</a> <a href=\"?page=3\">query</a> " +
         "<a href=\"#part\">fragment</a> <a href=\"//cdn.example/x\">protocol-relative</a> <a href=\"https://other.example/a b(c)\">spaces and parens</a> " +
-        "<a href=\"javascript:alert(1)\">script</a> <a href=\"data:text/html,x\">data</a> <a href=\"/icon\"></a></p>" +
+        "<a href=\"javascript:alert(1)\">script</a> <a href=\"data:text/html,x\">data</a> <a href=\"/icon\"></a> " +
+        "<a href=\"#anchor\" aria-label=\"Permalink: Install\"><svg><path d=\"M0\"/></svg></a><a href=\"/t\" title=\"Tip\">titled</a></p>" +
         "<p><img src=\"img/shot.png\" alt=\"A  [shot]\n of it\"> <img src=\"data:image/png;base64,AAAA\" alt=\"inline\"> <img alt=\"no source\"> <a href=\"/home\"><img src=\"/logo.svg\" alt=\"\"></a></p>",
     );
     expect(out).toContain("[sibling](https://site.example/docs/guide/next.html)");
@@ -28,7 +29,8 @@ describe("HTML → Markdown (WEB-7)", () => {
     expect(out).toContain("[protocol-relative](https://cdn.example/x)");
     expect(out).toContain("[spaces and parens](https://other.example/a%20b%28c%29)");
     expect(out).toContain(" script data");
-    expect(out).not.toMatch(/javascript:|data:|(?<!!)\[\]\(/);
+    expect(out).not.toMatch(/javascript:|data:|(?<!!)\[\]\(|Permalink/);
+    expect(out).toContain("[titled](https://site.example/t)");
     expect(out).toContain("![A \\[shot\\] of it](https://site.example/docs/guide/img/shot.png)");
     expect(out).not.toContain("inline");
     expect(out).not.toContain("no source");
@@ -74,6 +76,18 @@ describe("HTML → Markdown (WEB-7)", () => {
     expect(out).toContain("- one\n  - nested **bold**\n    1. deep\n- two\n\n3. three\n4. four");
     expect(out).toContain("*em* *it* **strong** ~~gone~~ `a_b` snake\\_case 2\\*3");
     expect(out).toContain("> quoted\n\n---\n\na  \nb");
+  });
+
+  it("keeps task-list checkboxes, and shows captions, sub/superscripts and marks as plain text, never as raw tags", async () => {
+    const out = await md(
+      "<ul><li><input type=\"checkbox\" checked disabled> done</li><li><input type=\"CHECKBOX\"> open</li></ul><input type=\"text\" value=\"typed\">" +
+        "<figure><img src=\"/f.jpg\" alt=\"Flowers\"><figcaption>A <em>flower</em> picture</figcaption></figure><p>H<sub>2</sub>O, x<sup>2</sup>, <mark>marked</mark>, <ins>added</ins></p>",
+    );
+    expect(out).toContain("- [x] done\n- [ ] open");
+    expect(out).not.toContain("typed");
+    expect(out).toContain("![Flowers](https://site.example/f.jpg)\n\nA *flower* picture");
+    expect(out).toContain("H2O, x2, marked, added");
+    expect(out).not.toMatch(/<\/?(?:sub|sup|mark|ins|figcaption)\b/);
   });
 
   it("drops what is not content, keeps what the page shows, and never leaves raw HTML for definition lists or details", async () => {
