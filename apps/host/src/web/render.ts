@@ -74,9 +74,9 @@ export function renderSearch(results: QueryResult[], sources: WebSource[], cappe
 }
 
 /** The text the model sees for web_fetch (WEB-7): header, Markdown body, notices, capped at `maxChars`. */
-export function renderFetch(result: WebFetchResult, maxChars: number): { text: string; cut: boolean } {
+export async function renderFetch(result: WebFetchResult, maxChars: number): Promise<{ text: string; cut: boolean }> {
   const header = `Fetched ${result.url} (HTTP ${result.statusCode})`;
-  const body = result.body.kind === "html" ? htmlToMarkdown(result.body.content, result.url) : result.body.content;
+  const body = result.body.kind === "html" ? await htmlToMarkdown(result.body.content, result.url) : result.body.content;
   const notes: string[] = [];
   if (result.truncated) notes.push("[The page is longer than the fetch limit; only its beginning was read.]");
   const shown = body.trim() === "" ? "(empty body)" : body;

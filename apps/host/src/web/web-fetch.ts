@@ -29,7 +29,7 @@ export function webFetchTool(deps: { service: WebService; settings: () => WebSet
       try {
         const { provider, result } = await deps.service.fetch({ url: args.url }, { signal: ctx.signal, sessionId: ctx.sessionId, callId: ctx.callId });
         const canonical: WebFetchToolResult = { provider, result };
-        return { canonical, rendered: renderFetch(result, settings.fetchMaxChars).text };
+        return { canonical, rendered: (await renderFetch(result, settings.fetchMaxChars)).text };
       } catch (error) {
         return toolError(error, "fetch");
       }

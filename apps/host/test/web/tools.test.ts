@@ -146,18 +146,18 @@ describe("search rendering (WEB-7)", () => {
 });
 
 describe("fetch rendering (WEB-7)", () => {
-  it("renders the header and HTML as Markdown with GFM tables and absolute links", () => {
+  it("renders the header and HTML as Markdown with GFM tables and absolute links", async () => {
     const html = "<html><head><title>Doc &amp; more</title><style>p{}</style></head><body><h1>Hello</h1><p>See <a href=\"/next\">next</a>.</p><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></body></html>";
-    const { text } = renderFetch({ url: "https://site.example/dir/page", statusCode: 200, body: { kind: "html", content: html }, truncated: false }, 200_000);
+    const { text } = await renderFetch({ url: "https://site.example/dir/page", statusCode: 200, body: { kind: "html", content: html }, truncated: false }, 200_000);
     expect(text.startsWith("Fetched https://site.example/dir/page (HTTP 200)\n\nTitle: Doc & more\n\n# Hello\n\nSee [next](https://site.example/next).\n\n")).toBe(true);
     expect(text).not.toContain("p{}");
     expect(text).toMatch(/\| a +\| b +\|\n\| -+ \| -+ \|\n\| 1 +\| 2 +\|/);
   });
 
-  it("keeps non-HTML text as is, says when the fetcher cut the page, and caps the output", () => {
-    const cut = renderFetch({ url: "https://x.example/a.txt", statusCode: 404, body: { kind: "text", content: "not here" }, truncated: true }, 200_000);
+  it("keeps non-HTML text as is, says when the fetcher cut the page, and caps the output", async () => {
+    const cut = await renderFetch({ url: "https://x.example/a.txt", statusCode: 404, body: { kind: "text", content: "not here" }, truncated: true }, 200_000);
     expect(cut.text).toBe("Fetched https://x.example/a.txt (HTTP 404)\n\nnot here\n\n[The page is longer than the fetch limit; only its beginning was read.]");
-    const long = renderFetch({ url: "https://x.example/b.txt", statusCode: 200, body: { kind: "text", content: "y".repeat(5_000) }, truncated: false }, 1_000);
+    const long = await renderFetch({ url: "https://x.example/b.txt", statusCode: 200, body: { kind: "text", content: "y".repeat(5_000) }, truncated: false }, 1_000);
     expect(long.cut).toBe(true);
     expect(long.text.length).toBeLessThanOrEqual(1_000);
     expect(long.text).toMatch(/\[Output cut at 1,000 characters; the rest of the page is not shown\.\]$/);

@@ -1,9 +1,0 @@
-// The GFM plugin ships no types; these are the parts Seam uses.
-declare module "@joplin/turndown-plugin-gfm" {
-  import type TurndownService from "turndown";
-  export const gfm: TurndownService.Plugin;
-  export const tables: TurndownService.Plugin;
-  export const strikethrough: TurndownService.Plugin;
-  export const taskListItems: TurndownService.Plugin;
-  export const highlightedCodeBlock: TurndownService.Plugin;
-}
