@@ -27,7 +27,6 @@ const LAZY: Record<string, string> = {
   "gpt-tokenizer": "the tokenizer (warm-up)",
   "vscode-jsonrpc": "the first language server",
   "typescript-language-server": "the first language server",
-  turndown: "web_fetch's HTML conversion",
   "@mdream/js": "web_fetch's HTML conversion",
   "js-yaml": "the first skill parsed",
   diff: "the first edit",
