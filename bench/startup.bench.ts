@@ -1,6 +1,6 @@
 /**
  * Start-up, idle memory and the first turn of a fresh host (#17 items 1–3). Every run spawns fresh processes on a
- * fresh data directory, the way `npm start` does (built `apps/host/dist/main.js`, the web app's standalone server):
+ * fresh data directory, the way `npm start` does (built `apps/host/dist/bundle/main.js`, the web app's standalone server):
  *
  * - **bare (baseline)**: a bare Node HTTP server (`node -e` + `http.createServer`), ready at its first HTTP 200.
  * - **host**: spawn → first tRPC answer (`health` with the host token).
@@ -31,7 +31,7 @@ const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 2000);
 const root = fileURLToPath(new URL("..", import.meta.url));
 // BENCH_HOST_MAIN runs another build of the host; BENCH_COMPARE_MAIN measures a second build (e.g. the base
 // commit's, for a "before" column) in the same runs, interleaved, so both see the same machine load.
-const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, "apps/host/dist/main.js");
+const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, "apps/host/dist/bundle/main.js");
 const compareMain = process.env.BENCH_COMPARE_MAIN;
 const webBuilt = webServerMissing(root) === null;
 const quietEnv = { NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1", DO_NOT_TRACK: "1" };

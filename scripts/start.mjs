@@ -43,7 +43,7 @@ if (missing) {
 }
 
 step(`Starting the host on 127.0.0.1:${hostPort} and the web UI on 127.0.0.1:${webPort} (Ctrl+C stops both)`);
-start("host", [join(root, "apps/host/dist/main.js")]);
+start("host", [join(root, "apps/host/dist/bundle/main.js")]);
 // The standalone Next.js server next build emits (scripts/web-server.mjs says why not `next start`).
 const web = webServer(root, webPort);
 start("web", web.args, web.env);
