@@ -15,12 +15,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionTopic } from "@seam/shared";
-import { startScriptedModel } from "../packages/testkit/src/index.js";
+import { freePort, startScriptedModel } from "../packages/testkit/src/index.js";
 import { hostClient } from "./node-client.js";
 import { cpuSeconds, memory } from "./proc-tree.js";
 import { webServer, webServerMissing } from "../scripts/web-server.mjs";
@@ -37,13 +36,6 @@ const webBuilt = webServerMissing(root) === null;
 const quietEnv = { NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1", DO_NOT_TRACK: "1" };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 // ---- starting things -------------------------------------------------------------------------------------
 

@@ -19,9 +19,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../packages/testkit/src/index.js";
 import { WEB_NODE_FLAGS, WEB_SERVER_PATH, webServerMissing } from "../scripts/web-server.mjs";
 import { cpuSeconds, memory } from "./proc-tree.js";
 import { percentile } from "./stats.js";
@@ -34,13 +34,6 @@ const standalone = join(root, WEB_SERVER_PATH);
 const quietEnv = { NEXT_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function freePort(): Promise<number> {
-  const srv = createNetServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 // ---- the options --------------------------------------------------------------------------------------------
 

@@ -9,3 +9,4 @@ export { startAuthorizationServer } from "./oauth-mcp/authorization-server.js";
 export type { AuthorizationServer, AuthorizationServerOptions, IssuedToken } from "./oauth-mcp/authorization-server.js";
 export { startPostgres, postgresBinDir, databaseFor, dumpDatabase, storedText } from "./postgres/server.js";
 export type { PostgresServer, PostgresOptions } from "./postgres/server.js";
+export { freePort } from "./free-port.js";

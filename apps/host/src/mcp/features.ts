@@ -50,26 +50,11 @@ export function createMcpFeatures(hubIn: McpHub, saved?: (name: string) => McpSe
   };
   const features: McpFeatures = {
     // async: an unknown or disconnected server rejects like every other failure.
-    resources: async (name, cursor) => {
-      const live = hub.live(name);
-      return (await resourceRequests()).listResources(live, cursor);
-    },
-    resourceTemplates: async (name) => {
-      const live = hub.live(name);
-      return (await resourceRequests()).listResourceTemplates(live);
-    },
-    readResource: async (name, uri) => {
-      const live = hub.live(name);
-      return (await resourceRequests()).readResource(live, uri);
-    },
-    prompts: async (name) => {
-      const live = hub.live(name);
-      return (await promptRequests()).listPrompts(live);
-    },
-    getPrompt: async (name, prompt, args) => {
-      const live = hub.live(name);
-      return (await promptRequests()).getPrompt(live, prompt, args);
-    },
+    resources: async (name, cursor) => (await resourceRequests()).listResources(hub.live(name), cursor),
+    resourceTemplates: async (name) => (await resourceRequests()).listResourceTemplates(hub.live(name)),
+    readResource: async (name, uri) => (await resourceRequests()).readResource(hub.live(name), uri),
+    prompts: async (name) => (await promptRequests()).listPrompts(hub.live(name)),
+    getPrompt: async (name, prompt, args) => (await promptRequests()).getPrompt(hub.live(name), prompt, args),
     async tryTool(name, tool, args) {
       const r = await hub.live(name).tryTool(tool, args, AbortSignal.timeout(10 * 60_000));
       return { canonical: r.canonical, rendered: r.rendered, error: r.error ?? null };

@@ -7,9 +7,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "../free-port.js";
 
 export interface PostgresServer {
   /** `postgres://seam@127.0.0.1:<port>/<database>` */
@@ -36,17 +36,6 @@ export function postgresBinDir(): string | null {
   if (!existsSync(base)) return null;
   const versions = readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(base, versions[0], "bin") : null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      s.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 export async function startPostgres(opts: PostgresOptions = {}): Promise<PostgresServer> {
