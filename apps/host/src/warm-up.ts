@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { ToolRegistry } from "./agent/registry.js";
 import { cachedToolTokens } from "./agent/tool-tokens.js";
 import { isHostError, messageOf } from "./core/errors.js";
@@ -19,10 +21,12 @@ export interface WarmUpDeps {
 
 /**
  * Loads what the first model turn needs (#17 item 2) so that turn 1 costs what turn 2 costs: the configured
- * provider's adapter and the AI SDK's errors, Node's fetch (undici loads on first use), the tokenizer and the
- * global tools' spec counts the context meter reads, the bash grammar of the permission gate, the skills
- * parser, the settings, session, turn and item reads of the send path (Prisma plans each query shape on
- * first use; an unknown session id makes them read nothing) and a turn's writes (rolled back). Started by `main.ts` with `setImmediate` after the server listens, never on the path to readiness;
+ * provider's adapter, run once against an answer made up in memory (`llm/rehearsal.ts`; nothing leaves the
+ * process), Node's fetch (undici loads on first use), the tokenizer and the global tools' spec counts the
+ * context meter reads, the bash grammar of the permission gate, the skills parser (one sample parsed), the
+ * settings, session, turn and item reads of the send path (Prisma plans each query shape on first use; an
+ * unknown session id makes them read nothing) and a turn's writes (rolled back); then one full garbage
+ * collection of what all that allocated. Started by `main.ts` with `setImmediate` after the server listens, never on the path to readiness;
  * a request that comes first loads what it needs itself. Failures are only logged: nothing here is required.
  */
 export async function warmUp(deps: WarmUpDeps): Promise<void> {
@@ -39,7 +43,7 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
       deps.store.sessions.get("warm-up"), deps.store.items.since("warm-up", 0), deps.store.items.lastFact("warm-up", "compaction"),
       // `turns.list` refuses an unknown session (not_found) after its lookup: expected here, not worth a warning.
       deps.store.turns.list("warm-up").catch((error: unknown) => { if (!(isHostError(error) && error.kind === "not_found")) throw error; }),
-      deps.store.turns.byIds("warm-up", ["warm-up"]),
+      deps.store.turns.byIds("warm-up", ["warm-up"]), deps.store.turns.lastEnded("warm-up", "model"),
     ])),
     // The turn's writes, in a transaction that is rolled back: nothing is written.
     step("turn writes", () => deps.store.warmWrites()),
@@ -50,4 +54,13 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
   await step("tokenizer", () => {
     for (const tool of deps.registry.visible()) cachedToolTokens(tool);
   });
+  // What the steps above allocated (the tokenizer's JSON, modules' source, the rehearsal) is garbage now; a
+  // full collection here, while the host is idle, keeps that collection (~30–50 ms) out of the first turns.
+  await step("collect", collectGarbage);
+}
+
+/** One full garbage collection. V8 offers it only behind --expose-gc, which can be switched on at runtime. */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
 }

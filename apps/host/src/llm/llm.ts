@@ -4,6 +4,7 @@ import type { ModelSettings } from "@seam/shared";
 import { HostError } from "../core/errors.js";
 import { aborted, loadFailureClasses, toLlmError, type FailureContext } from "./failure.js";
 import { toModelPrompt, type ModelPrompt } from "./messages.js";
+import { REHEARSAL_TOOL, rehearsalFetch } from "./rehearsal.js";
 import { keyEnvFor } from "./presets.js";
 import { missingKeyMessage, type SecretSource } from "./secrets.js";
 
@@ -89,24 +90,36 @@ function parseInput(input: string): unknown {
 }
 
 /**
- * The provider adapters (AI SDK, ~0.1–0.2 s and ~16 MB each) load on the first model step of a provider,
- * not at host start; `warmProvider` does it right after start (`agent/warm-up.ts`).
+ * The provider adapters (AI SDK) load on the first model step of a provider, not at host start. The host's
+ * warm-up (`src/warm-up.ts`) calls this right after start: it loads the provider's adapter and runs one step
+ * through `streamStep` against an answer made up in memory (`rehearsal.ts`; no request leaves the process),
+ * so the first real step finds that code compiled. Returns the rehearsal's events (none for "none").
  */
-export async function warmProvider(provider: ModelSettings["provider"]): Promise<void> {
-  await Promise.all([loadFailureClasses(), provider === "anthropic" ? import("@ai-sdk/anthropic") : provider === "none" ? undefined : import("@ai-sdk/openai-compatible")]);
+export async function warmProvider(provider: ModelSettings["provider"]): Promise<LlmEvent[]> {
+  await loadFailureClasses();
+  if (provider === "none") return [];
+  const settings: ModelSettings = { provider, model: "warm-up", maxSteps: 1 };
+  const ctx: FailureContext = { baseURL: "http://127.0.0.1/warm-up", model: "warm-up", keyEnv: undefined, key: undefined };
+  const req: StreamRequest = { system: "warm-up", messages: [{ role: "user", text: "warm-up" }], tools: [REHEARSAL_TOOL], signal: new AbortController().signal };
+  const events: LlmEvent[] = [];
+  for await (const event of streamStep(settings, ctx, NO_SECRETS, req, rehearsalFetch(provider))) events.push(event);
+  return events;
 }
 
-async function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined): Promise<ProviderModel> {
+const NO_SECRETS: SecretSource = { get: () => undefined };
+
+async function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined, fetch?: typeof globalThis.fetch): Promise<ProviderModel> {
   await loadFailureClasses();
   if (settings.provider === "anthropic") {
     const { createAnthropic } = await import("@ai-sdk/anthropic");
-    return createAnthropic({ baseURL, apiKey: key ?? "" })(model);
+    return createAnthropic({ baseURL, apiKey: key ?? "", fetch })(model);
   }
   const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
-  return createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey: key, includeUsage: true })(model);
+  return createOpenAICompatible({ name: "openai-compatible", baseURL, apiKey: key, includeUsage: true, fetch })(model);
 }
 
-async function* streamStep(settings: ModelSettings, ctx: FailureContext, secrets: SecretSource, req: StreamRequest): AsyncGenerator<LlmEvent> {
+/** One step; `fetch` replaces the network only for the warm-up's rehearsal. */
+async function* streamStep(settings: ModelSettings, ctx: FailureContext, secrets: SecretSource, req: StreamRequest, fetch?: typeof globalThis.fetch): AsyncGenerator<LlmEvent> {
   if (req.signal.aborted) throw aborted();
   // The key is looked up per call so a rotated key or an edited secrets file applies at once.
   const secret = ctx.keyEnv ? secrets.get(ctx.keyEnv) : undefined;
@@ -118,7 +131,7 @@ async function* streamStep(settings: ModelSettings, ctx: FailureContext, secrets
   req.signal.addEventListener("abort", forward, { once: true });
   try {
     const prompt: ModelPrompt = toModelPrompt(req.system, req.messages);
-    const { stream } = await (await languageModel(settings, ctx.model, ctx.baseURL, secret?.value)).doStream({
+    const { stream } = await (await languageModel(settings, ctx.model, ctx.baseURL, secret?.value, fetch)).doStream({
       prompt,
       tools: req.tools.length > 0 ? toTools(req.tools) : undefined,
       abortSignal: local.signal,

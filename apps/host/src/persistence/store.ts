@@ -83,8 +83,8 @@ export interface Store {
    */
   recoverInterrupted(opts?: { sessionId?: string; reason?: string }): Promise<{ turns: number; messages: number; toolCalls: number }>;
   /**
-   * The host's warm-up (#17 item 2): runs the writes of a turn (a session, its turn, a message written and
-   * updated, the turn's end) in one transaction that is rolled back, so Prisma has planned those queries
+   * The host's warm-up (#17 item 2): runs the writes of a turn (a session, its turn and step count, a fact such
+   * as the skill catalog, a message written and updated, the turn's end) in one transaction that is rolled back, so Prisma has planned those queries
    * before the first real turn. Nothing is written.
    */
   warmWrites(): Promise<void>;
@@ -163,6 +163,12 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     const seq = await nextSeq(t, sessionId, at);
     return t.message.create({ data: { sessionId, turnId: m.turnId, seq, role: m.role, text: m.text, state: m.state, createdAt: at } });
   };
+  const insertFact = async (t: Tx, sessionId: string, f: Parameters<Store["items"]["appendFact"]>[1], at: Date) => {
+    const payloadJson = f.payload === undefined ? null : toJson(f.payload, "fact payload");
+    const seq = await nextSeq(t, sessionId, at);
+    return t.fact.create({ data: { sessionId, turnId: f.turnId, seq, kind: f.factKind, text: f.text, payloadJson, createdAt: at } });
+  };
+  const writeSteps = (c: Writer, id: string, steps: number) => c.turn.update({ where: { id }, data: { steps } });
   const writeMessage = (c: Writer, id: string, m: Parameters<Store["items"]["updateMessage"]>[1]) =>
     c.message.update({ where: { id }, data: { text: m.text, state: m.state } });
   const endTurn = (c: Writer, id: string, r: Parameters<Store["turns"]["finish"]>[1]) => c.turn.updateMany({
@@ -210,7 +216,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       const rows = await prisma.turn.findMany({ where: { sessionId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
       return rows.map(turnInfo);
     }),
-    setSteps: (id, steps) => op(`turn ${id}`, async () => { await prisma.turn.update({ where: { id }, data: { steps } }); }),
+    setSteps: (id, steps) => op(`turn ${id}`, async () => { await writeSteps(prisma, id, steps); }),
     byIds: (sessionId, ids) => op(`session ${sessionId}`, async () => {
       if (ids.length === 0) return [];
       const rows = await prisma.turn.findMany({ where: { sessionId, id: { in: [...new Set(ids)] } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
@@ -271,12 +277,8 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       return toolCallItem(row);
     }),
     appendFact: (sessionId, f) => op(`session ${sessionId}`, async () => {
-      const payloadJson = f.payload === undefined ? null : toJson(f.payload, "fact payload");
       const at = now();
-      return factItem(await tx(async (t) => {
-        const seq = await nextSeq(t, sessionId, at);
-        return t.fact.create({ data: { sessionId, turnId: f.turnId, seq, kind: f.factKind, text: f.text, payloadJson, createdAt: at } });
-      }));
+      return factItem(await tx((t) => insertFact(t, sessionId, f, at)));
     }),
     list: (sessionId) => op(`session ${sessionId}`, async () => {
       await requireSession(sessionId);
@@ -352,6 +354,8 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
         const at = now();
         const session = await t.session.create({ data: { title: "warm-up", workspace: "warm-up" } });
         const turn = await insertTurn(t, session.id, "model", at);
+        await writeSteps(t, turn.id, 1);
+        await insertFact(t, session.id, { turnId: turn.id, factKind: "warm-up", text: "warm-up", payload: { digest: "warm-up" } }, at);
         const message = await insertMessage(t, session.id, { turnId: turn.id, role: "assistant", text: "", state: "streaming" }, at);
         await writeMessage(t, message.id, { text: "warm-up", state: "complete" });
         await endTurn(t, turn.id, { status: "completed", steps: 1, usage: { inputTokens: 1, outputTokens: 1 } });

@@ -4,9 +4,25 @@ import { isBlankBlock, splitFrontmatter } from "./frontmatter.js";
 import { loadYaml, parseYaml } from "./frontmatter-yaml.js";
 import type { SkillMeta } from "./registry.js";
 
-/** Loads the YAML parser now (the host's warm-up after start); `parseSkill` loads it on first use anyway. */
-export function loadParser(): void {
+/** A SKILL.md shaped like the usual ones: a block mapping, a folded description, a flow list, a nested map. */
+const WARM_UP_SKILL = `---
+name: warm-up
+description: >-
+  Warms the SKILL.md parser.
+allowed-tools: read_file, grep
+metadata:
+  tags: [warm, up]
+---
+Body.
+`;
+
+/**
+ * Loads the YAML parser now and parses one sample file (the host's warm-up after start), so the first skills
+ * list of turn 1 finds the parser compiled; `parseSkill` loads it on first use anyway. Returns the outcome.
+ */
+export function loadParser(): ParseOutcome {
   loadYaml();
+  return parseSkill(WARM_UP_SKILL);
 }
 
 /** A parsed SKILL.md (or flat `<name>.md`): frontmatter mapped to Seam's fields, and the body verbatim. */

@@ -69,7 +69,7 @@ export interface Interface {
   readonly api: Api;
   /** The capability overview's row. */
   status(): CapabilityRow;
-  /** Loads the SKILL.md parser (js-yaml) and the file watcher (chokidar) now: the host's warm-up after start. */
+  /** Loads and exercises the SKILL.md parser (js-yaml) and loads the file watcher (chokidar) now: the host's warm-up after start. */
   warm(): Promise<void>;
   /** Winners for a workspace and scope chain; cached while complete (SKL-4). */
   list(cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<Observation>;

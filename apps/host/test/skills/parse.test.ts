@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expandedSize, expansionBudget } from "../../src/skills/frontmatter-yaml.js";
-import { parseSkill, splitAllowedTools } from "../../src/skills/parse.js";
+import { loadParser, parseSkill, splitAllowedTools } from "../../src/skills/parse.js";
 
 const ok = (text: string) => {
   const r = parseSkill(text);
@@ -168,5 +168,13 @@ describe("YAML with js-yaml (SKL-3)", () => {
     expect((s.meta.metadata as { list: string[] }).list).toHaveLength(20_000);
     const block = `\nk: [${Array(5_000).fill("a").join(",")}]`;
     expect(expandedSize({ k: Array(5_000).fill("a") }, expansionBudget(block))).toBeLessThanOrEqual(expansionBudget(block));
+  });
+});
+
+describe("loadParser (the host's warm-up, #17 item 2)", () => {
+  it("parses its sample through the whole parser: folded description, tool list, nested metadata", () => {
+    const out = loadParser();
+    if (!out.ok) throw new Error(out.reason);
+    expect(out.skill).toMatchObject({ declaredName: "warm-up", description: "Warms the SKILL.md parser.", meta: { allowedTools: ["read_file", "grep"], metadata: { tags: ["warm", "up"] } }, warnings: [] });
   });
 });
