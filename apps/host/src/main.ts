@@ -5,6 +5,7 @@ import { createScope } from "./core/scope.js";
 import { messageOf } from "./core/errors.js";
 import { createLog, logFormat, type LogFormat } from "./core/log.js";
 import { startupTrace, traceStartupWanted } from "./core/startup-trace.js";
+import { whenQuiet } from "./core/when-quiet.js";
 import { createHost } from "./host.js";
 import { allowLoopbackPort, loadHostToken, loopbackPolicy } from "./trpc/auth.js";
 import { serveTrpc } from "./trpc/server.js";
@@ -64,10 +65,10 @@ try {
   const host = await createHost(root, { home, env, version: VERSION, callbackOrigin: port > 0 ? `http://127.0.0.1:${port}` : undefined });
   const token = loadHostToken(home);
   const policy = loopbackPolicy(token, [port, webPort], extraOrigins);
-  const { port: actual } = await startupTrace.phase("server listen", () => serveTrpc(root, { host, policy, bind, port }));
+  const { server, port: actual } = await startupTrace.phase("server listen", () => serveTrpc(root, { host, policy, bind, port }));
   allowLoopbackPort(policy, actual);
-  // Off the path to readiness: the first turn then costs what later ones do.
-  setImmediate(() => void host.warmUp());
+  // Off the path to readiness, once the first requests are answered: the first turn then costs what later ones do.
+  root.add(whenQuiet(server, () => void host.warmUp()), "warm-up");
   if (traceStartupWanted(env)) {
     const total = performance.now();
     if (format === "json") createLog("startup").info(`ready after ${total.toFixed(1)} ms (since the process started)`, { phases: startupTrace.phases().map((p) => ({ name: p.name, ms: Math.round(p.ms * 10) / 10 })) });
