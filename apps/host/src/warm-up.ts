@@ -26,8 +26,9 @@ export interface WarmUpDeps {
  * context meter reads, the bash grammar of the permission gate, the skills parser (one sample parsed), the
  * settings, session, turn and item reads of the send path (Prisma plans each query shape on first use; an
  * unknown session id makes them read nothing) and a turn's writes (rolled back); then one full garbage
- * collection of what all that allocated. Started by `main.ts` with `setImmediate` after the server listens, never on the path to readiness;
- * a request that comes first loads what it needs itself. Failures are only logged: nothing here is required.
+ * collection of what all that allocated. Started by `main.ts` once the listening server has been quiet for a moment
+ * (`core/when-quiet.ts`), never on the path to readiness; a request that comes first loads what it needs itself.
+ * Failures are only logged: nothing here is required.
  */
 export async function warmUp(deps: WarmUpDeps): Promise<void> {
   const log = deps.log ?? createLog("host");

@@ -26,7 +26,7 @@ export function loadTokenizer(ranksPath = RANKS_PATH): Tokenizer {
 
 let tokenizer: Tokenizer | undefined;
 /**
- * The tables cost ~0.2 s and tens of MB to load, so they load on the first count (the host warms them right
+ * The tables cost ~0.2 s and tens of MB to load, so they load on the first count (the host warms them soon
  * after start, off the request path: `warm-up.ts`). `countText` stays synchronous, hence `require` (the
  * package's CommonJS build; nothing else imports it).
  */

@@ -91,7 +91,7 @@ function parseInput(input: string): unknown {
 
 /**
  * The provider adapters (AI SDK) load on the first model step of a provider, not at host start. The host's
- * warm-up (`src/warm-up.ts`) calls this right after start: it loads the provider's adapter and runs one step
+ * warm-up (`src/warm-up.ts`) calls this after start: it loads the provider's adapter and runs one step
  * through `streamStep` against an answer made up in memory (`rehearsal.ts`; no request leaves the process),
  * so the first real step finds that code compiled. Returns the rehearsal's events (none for "none").
  */
