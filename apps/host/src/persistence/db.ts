@@ -3,8 +3,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type { Scope } from "../core/scope.js";
 import { HostError, messageOf } from "../core/errors.js";
 import { PrismaClient } from "../generated/prisma/client.js";
-import { deployIsolated, prismaPaths, readMigrations } from "./migrate.js";
-import { seedSqlite } from "./seed.js";
+import { deployIsolated, prismaPaths } from "./migrate.js";
 import { toHostError, type DbSubject } from "./errors.js";
 import { pgConfig } from "./pg-config.js";
 import { displayUrl, providerOf, type Provider } from "./provider.js";
@@ -51,8 +50,6 @@ export async function openDatabase(scope: Scope, opts: OpenOptions): Promise<Dat
   const url = opts.url ?? databaseUrl(opts.home);
   const provider = providerOf(url);
   const paths = prismaPaths(opts.prismaDir, provider);
-  // A new SQLite database starts as a copy of the build's seed when that matches the migrations (no engine).
-  if (provider === "sqlite") seedSqlite(url, readMigrations(paths.migrationsDir));
   await deployIsolated({ url, schemaPath: paths.schemaPath, migrationsDir: paths.migrationsDir });
 
   const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;

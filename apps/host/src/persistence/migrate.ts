@@ -23,6 +23,7 @@ import { HostError, messageOf } from "../core/errors.js";
 import type { MigrationRow } from "./migrate-pg.js";
 import { pgConfig } from "./pg-config.js";
 import { providerOf, type Provider } from "./provider.js";
+import { seedSqlite } from "./seed.js";
 
 /** pg and its Prisma adapter (~0.2 s of imports) load only for a PostgreSQL database, never on SQLite. */
 const loadPg = async () => {
@@ -295,15 +296,20 @@ export async function deployMigrations(opts: MigrateOptions): Promise<{ applied:
 }
 
 /**
- * `deployMigrations` for the host's start: an up-to-date database is answered here without the engine;
- * otherwise the engine runs in a worker thread that ends afterwards, so its ~50 MB of WASM memory do not
- * stay with the host. Errors are the same HostErrors (code, message, data). From sources (vitest), where
- * there is no built worker file, it runs in this thread.
+ * `deployMigrations` for the host's start: a SQLite database that does not exist yet starts as a copy of the
+ * build's seed when that records exactly these migrations (`seed.ts`); an up-to-date database is answered here
+ * without the engine; otherwise the engine runs in a worker thread that ends afterwards, so its ~50 MB of WASM
+ * memory do not stay with the host. Errors are the same HostErrors (code, message, data). From sources
+ * (vitest), where there is no built worker file nor seed, it runs in this thread.
  */
-export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEngine">): Promise<{ applied: string[] }> {
+export async function deployIsolated(opts: Omit<MigrateOptions, "log" | "loadEngine"> & { seed?: string }): Promise<{ applied: string[] }> {
   ensureDbDir(opts.url);
   readSchema(opts.schemaPath);
-  if (await isUpToDate(opts.url, readMigrations(opts.migrationsDir))) return { applied: [] };
+  const list = readMigrations(opts.migrationsDir);
+  if (providerOf(opts.url) === "sqlite" && seedSqlite(opts.url, (seedUrl) => upToDate(seedUrl, list), opts.seed)) {
+    return { applied: list.migrationDirectories.map((d) => d.path) };
+  }
+  if (await isUpToDate(opts.url, list)) return { applied: [] };
   const file = new URL("./migrate-worker.js", import.meta.url);
   if (!existsSync(fileURLToPath(file))) return deployMigrations(opts);
   const { Worker } = await import("node:worker_threads");

@@ -3,15 +3,15 @@
  * through the schema engine as always, to `dist/seed/sqlite.db` (scripts/seed-db.mjs). A host that starts
  * on a data directory with no database yet copies that file instead of loading the engine in a worker
  * (~0.5 s), and gives each `_prisma_migrations` row a new id and the time of the copy. The copy is used only
- * when the seed records exactly the committed migrations (names and checksums, as `upToDate` checks);
- * otherwise, from sources (no build) and for every database that already exists, the engine decides as before.
+ * when the seed records exactly the committed migrations (names and checksums: `deployIsolated` passes
+ * `upToDate` as `matches`); otherwise, from sources (no build) and for every database that already exists, the
+ * engine decides as before.
  */
 import { randomUUID } from "node:crypto";
 import { copyFileSync, existsSync, linkSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import BetterSqlite3 from "better-sqlite3";
-import { upToDate, type readMigrations } from "./migrate.js";
 
 /** Where the build writes the seed, beside the compiled persistence code. */
 export const SEED_PATH = fileURLToPath(new URL("../seed/sqlite.db", import.meta.url));
@@ -20,15 +20,14 @@ export const SEED_PATH = fileURLToPath(new URL("../seed/sqlite.db", import.meta.
 const prismaTime = (d: Date) => d.toISOString().replace("Z", "+00:00");
 
 /**
- * Creates the database at `url` (`file:`) from `seed` when no file is there yet and the seed matches
- * `list`. Returns the migrations it holds, or null when it did nothing (the caller deploys as usual).
- * Never replaces a file: the copy is linked into place, which fails if another process got there first.
+ * Creates the database at `url` (`file:`) from `seed` when no file is there yet and `matches` accepts the
+ * seed's URL. True when it did; false when it did nothing (the caller deploys as usual). Never replaces a
+ * file: the copy is linked into place, which fails if another process got there first.
  */
-export function seedSqlite(url: string, list: ReturnType<typeof readMigrations>, seed = SEED_PATH): string[] | null {
-  if (!url.startsWith("file:")) return null;
+export function seedSqlite(url: string, matches: (seedUrl: string) => boolean, seed = SEED_PATH): boolean {
+  if (!url.startsWith("file:") || url === "file::memory:") return false;
   const target = resolve(url.slice("file:".length));
-  if (url === "file::memory:" || existsSync(target) || !existsSync(seed)) return null;
-  if (!upToDate(`file:${seed}`, list)) return null;
+  if (existsSync(target) || !existsSync(seed) || !matches(`file:${seed}`)) return false;
   const partial = `${target}.seed-${process.pid}-${randomUUID()}`;
   try {
     mkdirSync(dirname(target), { recursive: true });
@@ -43,9 +42,9 @@ export function seedSqlite(url: string, list: ReturnType<typeof readMigrations>,
       db.close();
     }
     linkSync(partial, target);
-    return list.migrationDirectories.map((d) => d.path);
+    return true;
   } catch {
-    return null;
+    return false;
   } finally {
     rmSync(partial, { force: true });
   }

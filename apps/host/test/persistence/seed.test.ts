@@ -5,12 +5,14 @@ import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createScope } from "../../src/core/scope.js";
 import { openDatabase } from "../../src/persistence/db.js";
-import { checkMigrations, deployMigrations, prismaPaths, readMigrations, upToDate } from "../../src/persistence/migrate.js";
+import { checkMigrations, deployIsolated, deployMigrations, prismaPaths, readMigrations, upToDate } from "../../src/persistence/migrate.js";
 import { seedSqlite } from "../../src/persistence/seed.js";
 import { tmpDir } from "./tmp.js";
 
 const paths = prismaPaths();
 const names = readMigrations(paths.migrationsDir).migrationDirectories.map((d) => d.path);
+/** What `deployIsolated` passes: the seed must record exactly the migrations in `dir`. */
+const matching = (dir = paths.migrationsDir) => (seedUrl: string) => upToDate(seedUrl, readMigrations(dir));
 const hash = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** What `scripts/seed-db.mjs` builds: the committed migrations applied by the schema engine. */
@@ -40,7 +42,7 @@ describe("a new SQLite database from the build's seed (#17 item 1, CORE-16)", ()
     const target = join(dir.path, "home", "seam.db");
     const started = Date.now();
 
-    expect(seedSqlite(`file:${target}`, readMigrations(paths.migrationsDir), seed)).toEqual(names);
+    expect(seedSqlite(`file:${target}`, matching(), seed)).toBe(true);
 
     expect(hash(seed)).toBe(before);
     expect(schemaOf(target)).toEqual(schemaOf(seed));
@@ -59,12 +61,18 @@ describe("a new SQLite database from the build's seed (#17 item 1, CORE-16)", ()
     expect(readdirSync(join(dir.path, "home"))).toEqual(["seam.db"]);
   });
 
-  it("a seeded database opens and takes writes like one the engine made", async () => {
+  it("deployIsolated seeds a new database; it then opens and takes writes like one the engine made", async () => {
     await using dir = tmpDir();
     const seed = await buildSeed(dir.path);
     const home = join(dir.path, "home");
     const url = `file:${join(home, "seam.db")}`;
-    expect(seedSqlite(url, readMigrations(paths.migrationsDir), seed)).toEqual(names);
+    // A marker only the seed has: the database must be its copy, not a fresh run of the engine.
+    const marker = new BetterSqlite3(seed);
+    marker.exec("CREATE TABLE seed_marker (x INTEGER)");
+    marker.close();
+    expect(await deployIsolated({ ...paths, url, seed })).toEqual({ applied: names });
+    expect(read<{ name: string }>(join(home, "seam.db"), "SELECT name FROM sqlite_master WHERE name = 'seed_marker'")).toHaveLength(1);
+    expect(upToDate(url, readMigrations(paths.migrationsDir))).toBe(true);
     await using scope = createScope("test");
     const db = await openDatabase(scope, { home, url });
     const session = await db.store.sessions.create({ workspace: dir.path, title: "seeded" });
@@ -76,7 +84,7 @@ describe("a new SQLite database from the build's seed (#17 item 1, CORE-16)", ()
     const seed = await buildSeed(dir.path);
     const target = join(dir.path, "seam.db");
     writeFileSync(target, "not a database");
-    expect(seedSqlite(`file:${target}`, readMigrations(paths.migrationsDir), seed)).toBeNull();
+    expect(seedSqlite(`file:${target}`, matching(), seed)).toBe(false);
     expect(readFileSync(target, "utf8")).toBe("not a database");
   });
 
@@ -90,17 +98,17 @@ describe("a new SQLite database from the build's seed (#17 item 1, CORE-16)", ()
 
     // A migration committed after the seed was built.
     cpSync(join(migrationsDir, names[0]!), join(migrationsDir, "29991231000000_later"), { recursive: true });
-    expect(seedSqlite(`file:${target}`, readMigrations(migrationsDir), seed)).toBeNull();
+    expect(seedSqlite(`file:${target}`, matching(migrationsDir), seed)).toBe(false);
     expect(existsSync(target)).toBe(false);
 
     // A committed migration edited after the seed was built (its checksum differs).
     renameSync(join(migrationsDir, "29991231000000_later"), join(dir.path, "later"));
     const last = join(migrationsDir, names.at(-1)!, "migration.sql");
     writeFileSync(last, `${readFileSync(last, "utf8")}\n-- edited\n`);
-    expect(seedSqlite(`file:${target}`, readMigrations(migrationsDir), seed)).toBeNull();
+    expect(seedSqlite(`file:${target}`, matching(migrationsDir), seed)).toBe(false);
     expect(existsSync(target)).toBe(false);
 
-    expect(seedSqlite(`file:${target}`, readMigrations(paths.migrationsDir), join(dir.path, "no-seed.db"))).toBeNull();
+    expect(seedSqlite(`file:${target}`, matching(), join(dir.path, "no-seed.db"))).toBe(false);
     expect(existsSync(target)).toBe(false);
   });
 });
