@@ -7,7 +7,7 @@
 // Every `import.meta.url` in dist/ is rewritten to the URL of the file it was compiled to, relative to the
 // bundle, so tool descriptions, worker files, bundled skills and the Prisma folder resolve exactly as they
 // do from dist/. Run after tsc and copy-assets; `npm start`, e2e and the benches run dist/bundle/main.js.
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -19,6 +19,8 @@ const BUNDLED = new Set(["@seam/shared"]);
 
 const packageName = (spec) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
 
+// Chunk names are content hashes: a rebuild starts from an empty folder so no chunk of an older build lingers.
+await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: [join(dist, "main.js")],
   outdir,

@@ -1,140 +1,81 @@
-import type { ElementNode, MdreamOptions, TextNode, TransformPlugin } from "@mdream/js";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 
 /**
- * HTML → Markdown (WEB-7) with mdream's JavaScript engine: a streaming tokenizer that writes Markdown as it
- * walks the tags, with no DOM. It loads with the first page converted, not at host start.
+ * HTML → Markdown (WEB-7) with mdream's Rust engine compiled to WebAssembly: a streaming tokenizer that writes
+ * Markdown as it walks the tags, with no DOM, at the same speed on the first page as on the hundredth (no JIT to
+ * warm up) and with its working memory outside the JavaScript heap. Portable: no native binary. It loads with the
+ * first page converted, not at host start. What Seam does its own way is applied to the HTML first
+ * (`markdown-prepass.ts`) and to the Markdown after.
  */
-let engine: Promise<typeof import("@mdream/js")> | undefined;
+type Engine = typeof import("mdream/wasm/mdream_edge.js");
+let engine: Promise<Engine> | undefined;
+let prepass: Promise<typeof import("./markdown-prepass.js")> | undefined;
+/** Bumped when an instance traps, so the next page gets a fresh one (a trapped instance's memory is suspect). */
+let generation = 0;
 
 /**
  * Elements whose text is not page content, dropped with everything inside them. The fetcher already strips scripts,
  * styles, noscript and templates (listed for HTML from elsewhere); `title` leads the page instead.
  */
-const DROPPED = new Set(["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas", "svg", "button", "select", "title"]);
+const DROPPED = ["script", "style", "noscript", "template", "iframe", "object", "embed", "canvas", "svg", "button", "select", "title"];
+const OPTIONS = { plugins: { filter: { exclude: DROPPED } } };
 
 /**
- * Tags mdream keeps as raw HTML (definition lists, disclosure widgets, addresses, sub/superscript, marks), which
- * the chat would show as literal tags: plain blocks and plain text instead, as the page reads. A figure caption
- * is a plain paragraph (mdream wraps it in `*…*`, which breaks on emphasis inside it).
- */
-const AS_PLAIN = {
-  dl: "div", dt: "p", dd: "p", details: "div", summary: "p", address: "p", figcaption: "p",
-  sub: "span", sup: "span", ins: "span", mark: "span",
-};
-
-/** Link targets that run code or inline data rather than name a page: shown as their text alone. */
-const UNSAFE_SCHEME = /^\s*(?:javascript|vbscript|data):/i;
-
-/**
- * A link with no text (an icon, an empty anchor) says nothing: dropped. Every target went through `absolute()`,
- * so it has no spaces or parentheses; `![](…)` is an image without alt text and stays.
+ * A link with no text (an icon, an empty anchor) says nothing: dropped. Every target went through the pre-pass, so it
+ * has no spaces or parentheses; `![](…)` is an image without alt text and stays.
  */
 const EMPTY_LINK = /(?<![!\\])\[\]\([^()\s]*\)/g;
 
-/** `lang-x` on a code block (`language-x` mdream reads itself); GitHub's `highlight-source-x` on its wrapper. */
-const LANGUAGE_CLASS = /(?:^|\s)lang(?:uage)?-([\w+#.-]+)/i;
-const WRAPPER_LANGUAGE_CLASS = /(?:^|\s)highlight-(?:source|text)-([\w+#.-]+)/i;
+/**
+ * The last guard, for a tag the pre-pass could not read (a quoted value past its limit): a link or image target
+ * that runs code or inlines data — `(scheme:…)`, `(<scheme:…>)`, either with a `"title"` — goes, its text stays.
+ * What is still odd after that (a target across lines) keeps only a harmless fragment in place of the scheme.
+ */
+const UNSAFE_TARGET =
+  /\]\(\s*(?:<\s*(?:javascript|vbscript|data):(?:\\.|[^>\\\n])*>|(?:javascript|vbscript|data):(?:[^()\s]|\([^()\s]*\))*)(?:\s+"(?:\\.|[^"\\\n])*")?\s*\)/gi;
+const UNSAFE_SCHEME_LEFT = /(\]\(\s*<?\s*)(?:javascript|vbscript|data):/gi;
 
 /** HTML → Markdown with GFM tables: links and images absolute against `baseUrl`, the page title first. */
 export async function htmlToMarkdown(html: string, baseUrl: string): Promise<string> {
-  const { htmlToMarkdown: convert } = await (engine ??= import("@mdream/js"));
-  const page = pageHooks(URL.canParse(baseUrl) ? new URL(baseUrl) : undefined);
-  const options: MdreamOptions = {
-    plugins: { tagOverrides: AS_PLAIN },
-    hooks: [page.plugin],
-  };
-  const markdown = convert(html, options).replace(EMPTY_LINK, "").replace(/\n{3,}/g, "\n\n").trim();
-  return page.title() ? `Title: ${page.title()}\n\n${markdown}` : markdown;
+  const { preparePage, CHECKBOX_MARK } = await (prepass ??= import("./markdown-prepass.js"));
+  const page = preparePage(html, URL.canParse(baseUrl) ? new URL(baseUrl) : undefined);
+  const markdown = (await convert(page.html))
+    .replace(CHECKBOX_MARK.pattern, "[$1]")
+    .replace(UNSAFE_TARGET, "]")
+    .replace(UNSAFE_SCHEME_LEFT, "$1#")
+    .replace(EMPTY_LINK, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return page.title ? `Title: ${page.title}\n\n${markdown}` : markdown;
 }
 
-/**
- * One plugin for everything Seam adds: links and images resolved against the final URL (or the page's
- * `<base href>`), noise elements and
- * unusable images dropped, code blocks given their language, the title taken. An element marked
- * `excludedFromMarkdown` renders nothing, and mdream passes the mark on to everything inside it.
- */
-function pageHooks(pageUrl: URL | undefined): { plugin: TransformPlugin; title: () => string } {
-  let title: string | undefined;
-  let base = pageUrl;
-  let baseSeen = false;
-  const plugin: TransformPlugin = {
-    // mdream flattens elements nested past its depth limit; a dropped one stays dropped there too.
-    excludesOverflowSubtree: (node) => DROPPED.has(node.name),
-    processAttributes(node) {
-      const name = node.name;
-      const attrs = node.attributes;
-      if (name === "a") {
-        if (attrs.href === undefined) return;
-        if (UNSAFE_SCHEME.test(attrs.href)) delete attrs.href;
-        else attrs.href = absolute(attrs.href, base);
-        // mdream names a link with no text after its title or aria-label ("Permalink: Install" on every GitHub
-        // heading); a link that shows nothing is dropped instead, and link titles are not written.
-        delete attrs.title;
-        delete attrs["aria-label"];
-      } else if (name === "img") {
-        // An image with no address (or an inline data one) says nothing the model can use.
-        if (!usableSrc(attrs.src)) node.excludedFromMarkdown = true;
-        else {
-          attrs.src = absolute(attrs.src, base);
-          if (attrs.alt) attrs.alt = attrs.alt.replace(/\s+/g, " ").trim();
-        }
-      } else if (name === "pre" || (name === "code" && node.parent?.name === "pre")) {
-        giveLanguage(node);
-      } else if (name === "base" && !baseSeen && attrs.href !== undefined) {
-        // A page may name another base for its relative links (<base href>); as in a browser, the first one counts.
-        baseSeen = true;
-        if (URL.canParse(attrs.href.trim(), pageUrl?.href)) base = new URL(attrs.href.trim(), pageUrl);
-      } else if (DROPPED.has(name)) {
-        node.excludedFromMarkdown = true;
-      }
-    },
-    // GFM task lists: a checkbox (mdream drops inputs) shows as `[x]` / `[ ]`.
-    onNodeEnter(node) {
-      if (node.name === "input" && node.attributes.type?.toLowerCase() === "checkbox") return node.attributes.checked === undefined ? "[ ] " : "[x] ";
-      return undefined;
-    },
-    beforeNodeProcess({ node }) {
-      // The first <title> outside the body leads the page (the element itself is dropped).
-      if (node.type === 2 && title === undefined && node.parent?.name === "title" && !insideBody(node.parent)) {
-        title = (node as TextNode).value.replace(/\s+/g, " ").trim();
-      }
-      return undefined;
-    },
-  };
-  return { plugin, title: () => title ?? "" };
-}
-
-function usableSrc(src: string | undefined): src is string {
-  return !!src?.trim() && !UNSAFE_SCHEME.test(src);
-}
-
-function insideBody(node: ElementNode): boolean {
-  for (let at: ElementNode | null | undefined = node; at; at = at.parent) if (at.name === "body" || at.name === "svg") return true;
-  return false;
-}
-
-/**
- * mdream reads a code block's language from a `language-x` class on `<pre>` or its `<code>` (the code's wins).
- * Pages name it other ways too: `lang-x`, `data-lang`, GitHub's `highlight-source-x` on a wrapper.
- */
-function giveLanguage(node: ElementNode): void {
-  const own = node.attributes.class ?? "";
-  if (/(?:^|\s)language-/.test(own)) return;
-  const pre = node.name === "pre" ? node : node.parent;
-  const language =
-    [node, pre].map((at) => at && (LANGUAGE_CLASS.exec(at.attributes.class ?? "")?.[1] ?? at.attributes["data-lang"] ?? at.attributes["data-language"])).find(Boolean) ??
-    WRAPPER_LANGUAGE_CLASS.exec(pre?.parent?.attributes.class ?? "")?.[1];
-  // An element without attributes shares a frozen empty object: replace it, never write into it.
-  if (language && /^[\w+#.-]+$/.test(language)) node.attributes = { ...node.attributes, class: `language-${language.toLowerCase()} ${own}`.trim() };
-}
-
-/** Absolute against the page's final URL, with parentheses and spaces escaped so the Markdown link holds. */
-function absolute(href: string, base: URL | undefined): string {
-  const trimmed = href.trim();
+async function convert(html: string): Promise<string> {
+  const current = generation;
+  const { htmlToMarkdown: run, __mdreamTakePanicMessage: panicMessage } = await (engine ??= load(current));
   try {
-    return new URL(trimmed, base).href.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-  } catch {
-    return trimmed;
+    return run(html, OPTIONS);
+  } catch (error) {
+    // A trap (a Rust panic or an out-of-bounds access) is a WebAssembly.RuntimeError; anything else is ours.
+    if (!(error instanceof Error) || error.name !== "RuntimeError") throw error;
+    if (generation === current) {
+      generation++;
+      engine = undefined;
+    }
+    let detail: string | undefined;
+    try {
+      detail = panicMessage();
+    } catch {
+      // The instance is past answering; the trap itself is the detail.
+    }
+    throw new Error(`The page could not be converted to Markdown (the converter failed: ${detail ?? error.message}).`, { cause: error });
   }
 }
 
+/** One instance of the engine: its glue module (a fresh copy after a trap) with the compiled module bound to it. */
+async function load(instance: number): Promise<Engine> {
+  const glue = import.meta.resolve("mdream/wasm/mdream_edge.js");
+  const module: Engine = await import(instance === 0 ? glue : `${glue}?instance=${instance}`);
+  module.initSync({ module: await readFile(fileURLToPath(import.meta.resolve("mdream/wasm/mdream_edge_bg.wasm"))) });
+  return module;
+}

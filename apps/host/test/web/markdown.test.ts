@@ -105,6 +105,45 @@ describe("HTML → Markdown (WEB-7)", () => {
     expect(out).not.toMatch(/<\/?(?:dl|dt|dd|details|summary)\b/);
   });
 
+  it("reads attributes however the page writes them: quoted `>`, entities, upper case, repeated names", async () => {
+    const out = await md(
+      "<p><A TITLE=\"a > b\" HREF='/q?a=1&amp;b=2'>upper</A> <a href=/bare data-x=\"'\">unquoted</a> <a href=\"/first\" href=\"/second\">repeated</a> " +
+        "<a href=\"java&#x73;cript:alert(1)\">encoded script</a> <img alt=\"x &amp; y\" src=\"/i.png?a=1&amp;b=2\"></p>",
+    );
+    expect(out).toContain("[upper](https://site.example/q?a=1&b=2)");
+    expect(out).toContain("[unquoted](https://site.example/bare)");
+    expect(out).toContain("[repeated](https://site.example/first)");
+    expect(out).toContain(" encoded script ");
+    expect(out).toMatch(/!\[x \\?& y\]\(https:\/\/site\.example\/i\.png\?a=1&b=2\)/);
+    expect(out).not.toMatch(/javascript|TITLE|a > b/i);
+  });
+
+  it("lets no unsafe target through a tag it cannot read, and no page text pass for a checkbox", async () => {
+    // A quoted value past the pre-pass's limit: the tag reaches the converter as written, and its target is
+    // removed from the Markdown after.
+    const long = "y".repeat(9000);
+    const unread = await md(`<p><a href="javascript:alert(1)" title="${long}">click</a> <img src="data:image/png;base64,AAAA" alt="${long}"> <a href="vbscript:x" title='${long}'>vb</a></p><p>after</p>`);
+    expect(unread).toContain("click");
+    expect(unread).toContain("after");
+    expect(unread).not.toMatch(/javascript:|data:|vbscript:/i);
+    // A quote that never closes swallows the rest, as in a browser; nothing unsafe comes out of it either.
+    expect(await md(`<p>before</p><p><a href="javascript:alert(1)>click</a> ${"x".repeat(9000)}</p>`)).not.toMatch(/javascript:/i);
+    // The private-use characters that stand for a checkbox are the page's own here, and are dropped.
+    expect(await md("<p>\uE000x\uE001 not a box</p>")).toBe("x not a box");
+    // Thousands of tags that never close are read in linear time (this would time out if not).
+    const many = await md(`<div>${'<a href="/x'.repeat(20_000)}</div><p>end</p>`);
+    expect(many).toContain("end");
+  });
+
+  it("keeps hidden elements (tab panels, collapsed parts), as a reader can open them", async () => {
+    const out = await md(
+      "<div role=\"tabpanel\">npm i x</div><div role=\"tabpanel\" hidden>pnpm add x</div><div style=\"color: red; DISPLAY : none\">yarn add x</div>" +
+        "<p style=\"visibility:hidden\">bun add x</p><a hidden href=\"/more\">more</a><input type=\"hidden\" value=\"secret\">",
+    );
+    for (const shown of ["npm i x", "pnpm add x", "yarn add x", "bun add x", "[more](https://site.example/more)"]) expect(out).toContain(shown);
+    expect(out).not.toContain("secret");
+  });
+
   it("handles what is not a page: empty input, plain text, broken markup, a base that is not a URL", async () => {
     expect(await htmlToMarkdown("", BASE)).toBe("");
     expect(await htmlToMarkdown("just text & more", BASE)).toBe("just text & more");
