@@ -112,6 +112,8 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   });
   cluster?.start();
   scope.add(sessions.beforeRemove((id) => permissions.forgetSession(id)), "permissions:forget-session");
+  // A session created or opened gets its workspace's skills catalog ready before its first message (#17 item 2).
+  scope.add(sessions.onOpened(({ id, workspace }) => skills.prepare(workspace, id)), "skills:prepare-on-open");
   // MCP roots follow the sessions' workspaces (MCP-13): servers hear roots/list_changed when the set changes.
   const rootsWatch = new AbortController();
   scope.add(() => rootsWatch.abort(), "mcp:roots-watch");

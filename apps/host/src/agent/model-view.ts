@@ -202,6 +202,8 @@ export function createModelViews(store: Pick<Store, "items" | "turns">): ModelVi
   const refresh = async (sessionId: string, entry: Entry): Promise<boolean> => {
     const { builder } = entry;
     const unsettled = builder.raw[builder.settledRaw];
+    // Everything read is settled: one row says whether anything was appended since (here or on another host).
+    if (!unsettled && (await store.items.lastSeq(sessionId)) < entry.nextSeq) return true;
     const fresh = await store.items.since(sessionId, unsettled ? unsettled.seq : entry.nextSeq);
     const known = new Set(builder.raw.slice(builder.settledRaw).map((i) => i.id));
     if (fresh.some((i) => reshapes(i) && !known.has(i.id))) return false;

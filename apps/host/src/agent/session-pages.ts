@@ -20,6 +20,8 @@ interface Deps {
   store: Store;
   requireSession(id: string): Promise<SessionRow>;
   info(row: SessionRow): SessionInfo;
+  /** The session was opened: capabilities may get ready for its next turn. */
+  opened(row: SessionRow): void;
 }
 
 /** Every call is validated here too: the service is also called in-process, not only through tRPC. */
@@ -38,6 +40,7 @@ export function createSessionPages(d: Deps): SessionPages {
     async detail(id, opts = {}) {
       const input = parse(SessionDetailInput, { id, ...opts });
       const row = await d.requireSession(input.id);
+      d.opened(row);
       const page = await store.items.page(input.id, { limit: input.limit ?? SESSION_PAGE_DEFAULT });
       const [turns, lastTurn] = await Promise.all([turnsOf(input.id, page.items), store.turns.last(input.id)]);
       return { session: d.info(row), items: page.items, turns, hasOlder: page.more, hasNewer: false, lastTurn };

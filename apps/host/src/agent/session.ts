@@ -115,6 +115,11 @@ export interface SessionService extends Api {
   workspaceOf(sessionId: string): Promise<string>;
   /** `fn` runs before a session is deleted, e.g. to stop what a capability runs for it (EXT-2). */
   beforeRemove(fn: (sessionId: string) => Promise<void>): Disposer;
+  /**
+   * `fn` runs when a session is created or opened (its detail is read), so a capability can get ready before the
+   * first message (e.g. the workspace's skills catalog). It starts its work and returns; a throw is logged.
+   */
+  onOpened(fn: (session: { id: string; workspace: string }) => void): Disposer;
   /** Appends a fact outside any turn (e.g. "the user undid a turn's changes"), so the model sees it from the next turn on. */
   appendFact(sessionId: string, fact: { factKind: string; text: string; payload: unknown }): Promise<FactItem>;
   /** `fn` runs when a turn's body has ended (completed, stopped or failed), before the turn is recorded as ended. */
@@ -135,6 +140,16 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
   const bus = createBus<Events>();
   const running = new Map<string, Running>();
   const removeHooks = new Set<(sessionId: string) => Promise<void>>();
+  const openHooks = new Set<(session: { id: string; workspace: string }) => void>();
+  const opened = (row: SessionRow) => {
+    for (const fn of openHooks) {
+      try {
+        fn({ id: row.id, workspace: row.workspace });
+      } catch (error) {
+        log.warn(`getting ready for session ${row.id} failed: ${messageOf(error)}`, { session: row.id });
+      }
+    }
+  };
   const afterTurnHooks = new Set<{ fn: AfterTurn }>();
   const { store, link } = deps;
 
@@ -329,7 +344,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     remove: (id) => service.remove(id),
   });
 
-  const pages = createSessionPages({ store, requireSession, info });
+  const pages = createSessionPages({ store, requireSession, info, opened });
 
   /** Asks the host running the turn to stop it and waits (up to 10 s) to hear that it ended. */
   const stopElsewhere = (id: string) => new Promise<boolean>((resolve) => {
@@ -376,6 +391,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       const title = input.title?.trim() || workspace.split("/").filter(Boolean).at(-1) || "New session";
       const row = await store.sessions.create({ title, workspace });
       listChanged();
+      opened(row);
       return info(row);
     },
     async rename(id, title) {
@@ -478,6 +494,10 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     beforeRemove(fn) {
       removeHooks.add(fn);
       return () => void removeHooks.delete(fn);
+    },
+    onOpened(fn) {
+      openHooks.add(fn);
+      return () => void openHooks.delete(fn);
     },
     async appendFact(sessionId, fact) {
       await requireSession(sessionId);

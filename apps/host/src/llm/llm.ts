@@ -108,6 +108,22 @@ export async function warmProvider(provider: ModelSettings["provider"]): Promise
 
 const NO_SECRETS: SecretSource = { get: () => undefined };
 
+/**
+ * The provider model last built, for the next step with the same provider, model, endpoint and key: building one
+ * compiles the adapter's response schemas (~2–4 ms a step). A different key (rotated, edited) builds a new one.
+ */
+let lastModel: { id: string; model: Promise<ProviderModel> } | undefined;
+
+function cachedLanguageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined): Promise<ProviderModel> {
+  const id = JSON.stringify([settings.provider, model, baseURL, key ?? null]);
+  if (lastModel?.id !== id) {
+    const built = languageModel(settings, model, baseURL, key);
+    lastModel = { id, model: built };
+    built.catch(() => lastModel?.model === built && (lastModel = undefined));
+  }
+  return lastModel.model;
+}
+
 async function languageModel(settings: ModelSettings, model: string, baseURL: string, key: string | undefined, fetch?: typeof globalThis.fetch): Promise<ProviderModel> {
   await loadFailureClasses();
   if (settings.provider === "anthropic") {
@@ -131,7 +147,8 @@ async function* streamStep(settings: ModelSettings, ctx: FailureContext, secrets
   req.signal.addEventListener("abort", forward, { once: true });
   try {
     const prompt: ModelPrompt = toModelPrompt(req.system, req.messages);
-    const { stream } = await (await languageModel(settings, ctx.model, ctx.baseURL, secret?.value, fetch)).doStream({
+    const provider = fetch ? languageModel(settings, ctx.model, ctx.baseURL, secret?.value, fetch) : cachedLanguageModel(settings, ctx.model, ctx.baseURL, secret?.value);
+    const { stream } = await (await provider).doStream({
       prompt,
       tools: req.tools.length > 0 ? toTools(req.tools) : undefined,
       abortSignal: local.signal,

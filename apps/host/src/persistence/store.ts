@@ -57,6 +57,11 @@ export interface Store {
     /** The session's latest fact of a kind, or null (CTX-2: the compaction the model view starts from). */
     lastFact(sessionId: string, factKind: string): Promise<FactItem | null>;
     /**
+     * The seq of the session's latest item (0 for none or no such session): one indexed row, bumped in the same
+     * transaction as every append on any host, so the model view knows without reading items that none is new.
+     */
+    lastSeq(sessionId: string): Promise<number>;
+    /**
      * Up to `limit` consecutive items ordered by seq (CTX-4): those right before `beforeSeq`, right after
      * `afterSeq`, or with neither the latest. `more`: further items exist beyond the page in that direction.
      * Reads at most `limit + 1` rows of each item table through the (sessionId, seq) index, whatever the length.
@@ -311,6 +316,8 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       const row = await prisma.fact.findFirst({ where: { sessionId, kind: factKind }, orderBy: { seq: "desc" } });
       return row ? factItem(row) : null;
     }),
+    lastSeq: (sessionId) => op(`session ${sessionId}`, async () =>
+      (await prisma.session.findUnique({ where: { id: sessionId }, select: { lastSeq: true } }))?.lastSeq ?? 0),
   };
 
   const settings: Store["settings"] = {

@@ -253,6 +253,23 @@ export function createSkillRegistry(options: RegistryOptions = {}): SkillRegistr
 
   const keyOf = (opts: ViewOptions, rev: number) => JSON.stringify([opts.cwd ?? "", opts.scopes ?? [], rev]);
 
+  /**
+   * Discoveries started without a signal (a session getting ready), by key: a list of the same view while one runs
+   * waits for it instead of scanning the roots a second time. One with a signal is never shared, so no caller's
+   * cancellation ends another's list.
+   */
+  const inflight = new Map<string, ReturnType<typeof collect>>();
+  const discover = (key: string, opts: ViewOptions): ReturnType<typeof collect> => {
+    const running = inflight.get(key);
+    if (running) return running;
+    const started = collect(opts);
+    if (opts.signal) return started;
+    inflight.set(key, started);
+    const done = () => inflight.get(key) === started && inflight.delete(key);
+    started.then(done, done);
+    return started;
+  };
+
   const list = async (opts: ViewOptions): Promise<Observation> => {
     checkAborted(opts.signal);
     let latest: Awaited<ReturnType<typeof collect>> | undefined;
@@ -266,7 +283,7 @@ export function createSkillRegistry(options: RegistryOptions = {}): SkillRegistr
         checkAborted(opts.signal);
         return { candidates: hit.entries, complete: true, diagnostics: hit.diagnostics, revision: rev };
       }
-      latest = await collect(opts);
+      latest = await discover(key, opts);
       checkAborted(opts.signal);
       if (rev !== revision) continue; // changed while discovering: retry once (SKL-4)
       const winners = winnersOf(latest.entries, latest.layers);

@@ -71,6 +71,11 @@ export interface Interface {
   status(): CapabilityRow;
   /** Loads and exercises the SKILL.md parser (js-yaml) and loads the file watcher (chokidar) now: the host's warm-up after start. */
   warm(): Promise<void>;
+  /**
+   * Starts the list a session's first step will ask for (watchers armed, roots scanned, the result cached), in the
+   * background; a failure here is left for that step to meet and report.
+   */
+  prepare(workspace: string, sessionId: string): void;
   /** Winners for a workspace and scope chain; cached while complete (SKL-4). */
   list(cwd: string, scopes?: readonly string[], signal?: AbortSignal): Promise<Observation>;
   /** The winning definition, re-read from its source on every call (SKL-5). */
@@ -141,6 +146,7 @@ export function create(scope: Scope, deps: SkillsDeps): Interface {
 
   const skills: Omit<Interface, "api" | "status" | "warm"> = {
     list,
+    prepare: (workspace, sessionId) => void list(workspace, sessionScopes(sessionId)).catch(() => {}),
     get,
     catalogHook: () => catalogHook({
       list,

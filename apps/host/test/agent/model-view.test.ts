@@ -20,6 +20,10 @@ function memory(items: TimelineItem[], turns: TurnInfo[]) {
         calls.push(`since:${from}`);
         return items.filter((i) => i.seq >= from).sort((a, b) => a.seq - b.seq);
       },
+      lastSeq: async () => {
+        calls.push("lastSeq");
+        return Math.max(0, ...items.map((i) => i.seq));
+      },
       lastFact: async (_id: string, kind: string) => {
         calls.push(`lastFact:${kind}`);
         return (items.filter((i): i is FactItem => i.kind === "fact" && i.factKind === kind).at(-1)) ?? null;
@@ -51,9 +55,16 @@ describe("the model view (CTX-4)", () => {
     // The unsettled message (seq 2) and what came after it; its turn is known already.
     expect(calls).toEqual(["since:2"]);
 
+    // Everything read is settled now: one row says nothing is new, and no item is read.
     calls.length = 0;
     expect(await views.current("s")).toBe(view);
-    expect(calls).toEqual(["since:4"]);
+    expect(calls).toEqual(["lastSeq"]);
+
+    // An item appended elsewhere (another host) moves the session's last seq: it is read.
+    items.push(message(4, "assistant", "the end", "complete"));
+    calls.length = 0;
+    expect((await views.current("s")).messages().at(-1)).toEqual({ role: "assistant", text: "the end", toolCalls: [] });
+    expect(calls).toEqual(["lastSeq", "since:4"]);
   });
 
   it("CTX-4: after a compaction the view starts at the summary, hides older catalogs and rebuilds from the database", async () => {
@@ -69,7 +80,7 @@ describe("the model view (CTX-4)", () => {
     calls.length = 0;
     const view = await views.current("s");
     // A new compaction fact in the delta makes the view rebuild from it.
-    expect(calls).toEqual(["since:6", `lastFact:${COMPACTION_FACT}`, "since:3", "turns:t1"]);
+    expect(calls).toEqual(["lastSeq", "since:6", `lastFact:${COMPACTION_FACT}`, "since:3", "turns:t1"]);
     expect(view.messages()).toEqual([
       { role: "user", text: "Summary of the earlier conversation:\n\nS" },
       { role: "user", text: "recent question" },

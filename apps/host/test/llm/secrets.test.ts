@@ -1,4 +1,6 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ModelSettings } from "@seam/shared";
@@ -83,6 +85,41 @@ describe("createSecretSource (SEC-2)", () => {
       expect(server.requests()[0]?.auth).toBe("authorization");
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("keys per step", () => {
+  test("a key edited in the secrets file applies to the next step, with the same model or a new one", async () => {
+    // A loopback endpoint that keeps the keys it was sent (test keys only) and answers in the OpenAI stream format.
+    const seen: string[] = [];
+    const chunk = (body: object) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", ...body })}\n\n`;
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization ?? "(none)");
+      req.resume().on("end", () => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(chunk({ choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] }) +
+          chunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }) + "data: [DONE]\n\n");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const secrets = createSecretSource({ home, env: {} });
+      const step = (model = createModel(settings("openai-compatible", baseURL), secrets)) =>
+        collect(model.stream({ messages: [{ role: "user", text: "hi" }], tools: [], signal: new AbortController().signal }));
+      const kept = createModel(settings("openai-compatible", baseURL), secrets);
+      writeSecrets(JSON.stringify({ SCRIPTED_API_KEY: "key-one" }));
+      await step(kept);
+      await step();
+      writeSecrets(JSON.stringify({ SCRIPTED_API_KEY: "key-two" }));
+      await step(kept);
+      await step();
+      writeSecrets(JSON.stringify({ SCRIPTED_API_KEY: "key-one" }));
+      await step();
+      expect(seen).toEqual(["Bearer key-one", "Bearer key-one", "Bearer key-two", "Bearer key-two", "Bearer key-one"]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

@@ -264,7 +264,7 @@ describe("store.settings", () => {
 });
 
 describe("store reads for the model view (CTX-4)", () => {
-  it("CTX-4: items.since reads from a seq on, in order; lastFact finds a kind's latest; turns.byIds and lastEnded read single turns", async () => {
+  it("CTX-4: items.since reads from a seq on, in order; lastFact finds a kind's latest; lastSeq the latest seq; turns.byIds and lastEnded read single turns", async () => {
     const { sessions, items, turns } = db.store;
     const s = await sessions.create({ title: "S", workspace: "/s" });
     const other = await sessions.create({ title: "O", workspace: "/o" });
@@ -281,6 +281,14 @@ describe("store reads for the model view (CTX-4)", () => {
     expect(await items.since(s.id, 5)).toEqual([]);
     expect((await items.lastFact(s.id, "compaction"))?.text).toBe("second");
     expect(await items.lastFact(other.id, "compaction")).toBeNull();
+    // lastSeq: the latest item's seq, for any kind of item; an update is not an append; 0 without items or session.
+    expect(await items.lastSeq(s.id)).toBe(4);
+    expect(await items.lastSeq(other.id)).toBe(1);
+    expect(await items.lastSeq("no-such-session")).toBe(0);
+    expect(await items.lastSeq((await sessions.create({ title: "E", workspace: "/e" })).id)).toBe(0);
+    const call = (await items.since(s.id, 3))[0]!;
+    await items.finishToolCall(call.id, { status: "ok", canonical: null, rendered: "", error: null, endedAt: new Date() });
+    expect(await items.lastSeq(s.id)).toBe(4);
     expect((await turns.byIds(s.id, [t1.id, t2.id, "nope"])).map((t) => t.id).sort()).toEqual([t1.id, t2.id].sort());
     expect(await turns.byIds(other.id, [t1.id])).toEqual([]);
     expect(await turns.byIds(s.id, [])).toEqual([]);

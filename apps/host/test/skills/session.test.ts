@@ -8,7 +8,7 @@ import { createSessionService } from "../../src/agent/session.js";
 import { createModel } from "../../src/llm/llm.js";
 import { createSecretSource } from "../../src/llm/secrets.js";
 import { openDatabase } from "../../src/persistence/db.js";
-import { create } from "../../src/skills/skills.js";
+import { create, sessionScopes } from "../../src/skills/skills.js";
 import { quietLog, roots, skillsFixture } from "./fixture.js";
 
 const show = (i: TimelineItem) =>
@@ -61,5 +61,35 @@ describe("skills in a live session (wiring as host.ts would do it)", () => {
     } finally {
       await model.close();
     }
+  });
+  it("a session created or opened has its workspace's catalog ready before its first message; a failing hook harms nothing", async () => {
+    await using fx = await skillsFixture();
+    const db = await openDatabase(fx.scope.child("db"), { home: `${fx.base}/data` });
+    const skills = create(fx.scope.child("skills"), { store: db.store, userHome: fx.home, bundledDir: null, watch: false, log: quietLog() });
+    const listed: string[] = [];
+    skills.addProvider({ id: "counting", list: async (q) => { listed.push(q.cwd ?? ""); return []; }, get: async () => null });
+    const registry = createToolRegistry();
+    const sessions = createSessionService(fx.scope.child("sessions"), {
+      store: db.store, registry, runtime: createToolRuntime({ registry }), hooks: createStepHooks(), model: async () => null,
+    });
+    fx.scope.add(sessions.onOpened(() => { throw new Error("a hook that fails"); }), "failing");
+    fx.scope.add(sessions.onOpened(({ id, workspace }) => skills.prepare(workspace, id)), "prepare");
+    const until = async (n: number) => { while (listed.length < n) await new Promise((r) => setTimeout(r, 5)); };
+
+    const session = await sessions.create({ workspace: fx.workspace });
+    await until(1);
+    expect(listed).toEqual([fx.workspace]);
+    // The first step's list is the one prepared: served from the cache, no new scan.
+    const observation = await skills.list(fx.workspace, sessionScopes(session.id));
+    expect(observation.complete).toBe(true);
+    expect(listed).toHaveLength(1);
+    // Opening it again while nothing changed scans nothing; after a change, opening it gets the new list ready.
+    await sessions.detail(session.id);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(listed).toHaveLength(1);
+    skills.invalidate(`${fx.base}/${roots.projectDsh}/x/SKILL.md`);
+    await sessions.detail(session.id);
+    await until(2);
+    expect(listed).toEqual([fx.workspace, fx.workspace]);
   });
 });
