@@ -42,6 +42,7 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
     step("fetch", () => fetch("data:text/plain,seam").then((r) => r.arrayBuffer())),
     step("session reads", () => Promise.all([
       deps.store.sessions.get("warm-up"), deps.store.items.since("warm-up", 0), deps.store.items.lastFact("warm-up", "compaction"),
+      deps.store.items.lastSeq("warm-up"),
       // `turns.list` refuses an unknown session (not_found) after its lookup: expected here, not worth a warning.
       deps.store.turns.list("warm-up").catch((error: unknown) => { if (!(isHostError(error) && error.kind === "not_found")) throw error; }),
       deps.store.turns.byIds("warm-up", ["warm-up"]), deps.store.turns.lastEnded("warm-up", "model"),

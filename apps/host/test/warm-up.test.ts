@@ -34,7 +34,7 @@ describe("warm-up after start (#17 item 2)", () => {
         contextWindow: () => Promise.reject(new Error("no window")),
         toolBudget: async () => ({ maxTools: 1, maxPercent: 1, window: null }),
       },
-      store: { sessions: { get: async () => { ran.push("sessions"); return null; } }, items: { since: async () => [], lastFact: async () => null }, turns: { list: async () => [], byIds: async () => [], lastEnded: async () => null }, warmWrites: async () => { ran.push("writes"); } } as never,
+      store: { sessions: { get: async () => { ran.push("sessions"); return null; } }, items: { since: async () => [], lastFact: async () => null, lastSeq: async () => 0 }, turns: { list: async () => [], byIds: async () => [], lastEnded: async () => null }, warmWrites: async () => { ran.push("writes"); } } as never,
       registry: { visible: () => [] },
       others: [async () => { ran.push("other"); }, () => Promise.reject(new Error("grammar missing"))],
     });
