@@ -119,7 +119,7 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
   scope.add(() => rootsWatch.abort(), "mcp:roots-watch");
   void (async () => {
     try {
-      for await (const _ of sessions.listEvents(rootsWatch.signal)) mcp.workspacesChanged();
+      for await (const _ of sessions.listChanges(rootsWatch.signal)) mcp.workspacesChanged();
     } catch (error) {
       if (!rootsWatch.signal.aborted) log.error(`MCP roots stopped following the sessions: ${String(error)}`);
     }

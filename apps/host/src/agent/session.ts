@@ -107,6 +107,8 @@ export interface SessionService extends Api {
   events(id: string, signal: AbortSignal): AsyncIterable<SessionEvent>;
   /** The whole list after every change: created, renamed, removed, running state (live topic `sessions`). */
   listEvents(signal: AbortSignal): AsyncIterable<SessionInfo[]>;
+  /** The same moments as `listEvents`, without reading the list (for a capability that reads only what it needs). */
+  listChanges(signal: AbortSignal): AsyncIterable<void>;
   /** The sessions' live topics. */
   readonly live: Pick<LiveSources, "sessions" | "session">;
   /** The running turn of a session, if any (capabilities record facts against it). */
@@ -482,6 +484,11 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     listEvents(signal) {
       return (async function* () {
         for await (const _ of bus.iterate("list", signal)) yield (await store.sessions.list()).map(info);
+      })();
+    },
+    listChanges(signal) {
+      return (async function* () {
+        for await (const _ of bus.iterate("list", signal)) yield;
       })();
     },
     live: {

@@ -149,8 +149,13 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   };
   let lastRoots: string | null = null;
   let checking = Promise.resolve();
+  // Turns starting and ending change the list too: the changes that come while a check waits share one read.
+  let queued = false;
   const workspacesChanged = () => {
+    if (queued) return;
+    queued = true;
     checking = checking.then(async () => {
+      queued = false;
       const key = rootsKey(await roots());
       if (lastRoots !== null && key !== lastRoots) clientHub.rootsChanged();
       lastRoots = key;

@@ -1,5 +1,6 @@
+import { watch as watchFolder } from "node:fs";
 import { stat } from "node:fs/promises";
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { messageOf } from "../core/errors.js";
 import type { Log } from "../core/log.js";
 import { isInside, nearestExisting } from "./roots.js";
@@ -22,9 +23,29 @@ export type WatcherFactory = (request: WatchRequest) => Promise<WatchHandle>;
 export const loadChokidar = () => import("chokidar");
 
 export const chokidarWatcher: WatcherFactory = async (request) => {
+  if (request.depth === 0) return entryWatcher(request);
   const { watch } = await loadChokidar();
   return startWatcher(watch, request);
 };
+
+/**
+ * A folder watched only for an entry of it to come or go (depth 0: the nearest existing ancestor of a missing root,
+ * often the workspace or the home folder): one `fs.watch`, whose events name the entry. chokidar lists the whole
+ * folder again (a readdir and an lstat per entry) on every change in it, which a database or a shell history
+ * written there makes many times a second. An event without a name reports the folder itself.
+ */
+const entryWatcher = (request: WatchRequest) => new Promise<WatchHandle>((resolve, reject) => {
+  try {
+    const watcher = watchFolder(request.path, (event, name) => {
+      const path = name ? join(request.path, name.toString()) : request.path;
+      if (!request.ignored(path)) request.onEvent(event, path);
+    });
+    watcher.on("error", (error) => request.onError(error));
+    resolve({ close: async () => watcher.close() });
+  } catch (error) {
+    reject(error);
+  }
+});
 
 const startWatcher = (watch: typeof import("chokidar").watch, request: WatchRequest) => new Promise<WatchHandle>((resolve, reject) => {
   const watcher = watch(request.path, { ignoreInitial: true, depth: request.depth, ignored: (p: string) => request.ignored(p) });
@@ -107,6 +128,8 @@ export function watchRoot(root: string, opts: { factory: WatcherFactory; onChang
           return;
         }
         if (path !== target && isInside(path, root)) follow(`${event} ${path}`); // a step toward the root appeared
+        // The folder itself (an event that named no entry): look again whether a step toward the root is there.
+        else if (path === target) void nearestExisting(root).then((now) => now !== target && current() && follow(`appeared: ${root}`), () => {});
       };
       const onError = (error: unknown) => {
         if (!current()) return;
