@@ -45,6 +45,8 @@ export interface LlmModel {
   /** e.g. "deepseek-chat @ api.deepseek.com" (no secrets). */
   readonly label: string;
   stream(req: StreamRequest): AsyncIterable<LlmEvent>;
+  /** Builds what the first step needs (the provider's model, its response schemas) without a request: the warm-up. */
+  prepare?(): Promise<void>;
 }
 
 const ANTHROPIC_BASE_URL = "https://api.anthropic.com/v1";
@@ -192,6 +194,10 @@ export function createModel(settings: ModelSettings, secrets: SecretSource): Llm
   return {
     label: `${model} @ ${new URL(baseURL).host}`,
     stream: (req) => streamStep(settings, ctx, secrets, req),
+    prepare: async () => {
+      const secret = ctx.keyEnv ? secrets.get(ctx.keyEnv) : undefined;
+      await cachedLanguageModel(settings, model, baseURL, secret?.value);
+    },
   };
 }
 
