@@ -42,7 +42,7 @@ export interface HostOptions {
 }
 
 /** The composition root: each capability gets its own scope, created in dependency order. */
-export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi & { warmUp(opts?: { healthUrl?: string }): Promise<void> }> {
+export async function createHost(scope: Scope, opts: HostOptions): Promise<HostApi & { warmUp(): Promise<void> }> {
   const startedAt = new Date().toISOString();
   const trace = opts.trace ?? startupTrace;
   // First, before any capability spawns: reap the process groups a crashed host left behind, then record ours.
@@ -155,6 +155,6 @@ export async function createHost(scope: Scope, opts: HostOptions): Promise<HostA
     info: () => ({ version: opts.version, pid: process.pid, home: opts.home, startedAt }),
     ready: createReadiness({ db, stopping: scope.signal, log }).check,
     // main.ts runs it once the server listens (#17 item 2): what the first turn needs, loaded off the request path.
-    warmUp: (w = {}) => warmUp({ model, store: db.store, registry, others: [() => permissions.warm(), () => skills.warm()], ...w }),
+    warmUp: () => warmUp({ model, store: db.store, registry, others: [() => permissions.warm(), () => skills.warm()] }),
   };
 }

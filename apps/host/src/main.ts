@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createScope } from "./core/scope.js";
@@ -69,9 +68,7 @@ try {
   const { server, port: actual } = await startupTrace.phase("server listen", () => serveTrpc(root, { host, policy, bind, port }));
   allowLoopbackPort(policy, actual);
   // Off the path to readiness, once the first requests are answered: the first turn then costs what later ones do.
-  const { address } = server.address() as AddressInfo;
-  const healthUrl = `http://${address.includes(":") ? `[${address}]` : address}:${actual}/healthz`;
-  root.add(whenQuiet(server, () => void host.warmUp({ healthUrl })), "warm-up");
+  root.add(whenQuiet(server, () => void host.warmUp()), "warm-up");
   if (traceStartupWanted(env)) {
     const total = performance.now();
     if (format === "json") createLog("startup").info(`ready after ${total.toFixed(1)} ms (since the process started)`, { phases: startupTrace.phases().map((p) => ({ name: p.name, ms: Math.round(p.ms * 10) / 10 })) });

@@ -17,17 +17,12 @@ export interface WarmUpDeps {
   log?: Log;
   /** Other capabilities' own warm-ups (the bash grammar of the permission checks). */
   others: (() => Promise<void>)[];
-  /**
-   * The host's own `/healthz`: one request over loopback runs Node's HTTP client (undici's connection, its
-   * WebAssembly response parser) the way the first model request will. Without it, a `data:` URL loads fetch.
-   */
-  healthUrl?: string;
 }
 
 /**
  * Loads what the first model turn needs (#17 item 2) so that turn 1 costs what turn 2 costs: the configured
  * provider's adapter, run once against an answer made up in memory (`llm/rehearsal.ts`; nothing leaves the
- * process) and the configured model built, Node's HTTP client (one request to the host's own `/healthz`), the tokenizer and the global tools' spec counts the
+ * process) and the configured model built (its response schemas), Node's fetch (undici loads on first use), the tokenizer and the global tools' spec counts the
  * context meter reads, the bash grammar of the permission gate, the skills parser (one sample parsed), the
  * settings, session, turn and item reads of the send path (Prisma plans each query shape on first use; an
  * unknown session id makes them read nothing) and a turn's writes (rolled back); then one full garbage
@@ -48,7 +43,7 @@ export async function warmUp(deps: WarmUpDeps): Promise<void> {
       // No model or no key yet: the first turn says so itself; nothing to warn about at start.
       if (!(isHostError(error) && error.kind === "bad_input")) throw error;
     })),
-    step("http client", () => fetch(deps.healthUrl ?? "data:text/plain,seam").then((r) => r.arrayBuffer())),
+    step("fetch", () => fetch("data:text/plain,seam").then((r) => r.arrayBuffer())),
     step("session reads", () => Promise.all([
       deps.store.sessions.get("warm-up"), deps.store.items.since("warm-up", 0), deps.store.items.lastFact("warm-up", "compaction"),
       deps.store.items.lastSeq("warm-up"),

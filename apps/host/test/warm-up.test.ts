@@ -4,8 +4,6 @@ import { createHost } from "../src/host.js";
 import { shellParserLoaded } from "../src/permissions/shell.js";
 import { warmUp } from "../src/warm-up.js";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { HostError } from "../src/core/errors.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,10 +46,7 @@ describe("warm-up after start (#17 item 2)", () => {
     // The closing collection ran (V8's gc switched on at runtime) and reported nothing.
     expect(errors.filter((e) => e.includes("collect"))).toEqual([]);
   });
-  it("builds the configured model and sends one request to the given health URL; a model not configured yet is not a warning", async () => {
-    const hits: string[] = [];
-    const server = createServer((req, res) => { hits.push(`${req.method} ${req.url}`); res.end("ok"); });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  it("builds the configured model; a model not configured yet is not a warning", async () => {
     const warnings: string[] = [];
     const log = { info: () => {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
     const store = { sessions: { get: async () => null }, items: { since: async () => [], lastFact: async () => null, lastSeq: async () => 0 }, turns: { list: async () => [], byIds: async () => [], lastEnded: async () => null }, warmWrites: async () => {} } as never;
@@ -59,21 +54,15 @@ describe("warm-up after start (#17 item 2)", () => {
       current: () => Promise.reject(new Error("unused")), contextWindow: async () => ({ value: null, source: "unknown" as const, compactAt: 0.8 }),
       toolBudget: async () => ({ maxTools: 1, maxPercent: 1, window: null }), resolve: resolve as never,
     });
-    try {
-      let prepared = 0;
-      const healthUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`;
-      const configured = { model: { label: "m", stream: () => (async function* () {})(), prepare: async () => { prepared++; } }, maxSteps: 1, compactAt: 0.8 };
-      await warmUp({ log, model: model(async () => configured), store, registry: { visible: () => [] }, others: [], healthUrl });
-      expect(prepared).toBe(1);
-      expect(hits).toEqual(["GET /healthz"]);
-      expect(warnings.filter((w) => !w.includes("current"))).toEqual([]);
+    let prepared = 0;
+    const configured = { model: { label: "m", stream: () => (async function* () {})(), prepare: async () => { prepared++; } }, maxSteps: 1, compactAt: 0.8 };
+    await warmUp({ log, model: model(async () => configured), store, registry: { visible: () => [] }, others: [] });
+    expect(prepared).toBe(1);
+    expect(warnings.filter((w) => !w.includes("current"))).toEqual([]);
 
-      // Direct mode (null) and a model whose key is missing (bad_input) are the first turn's to report.
-      await warmUp({ log, model: model(async () => null), store, registry: { visible: () => [] }, others: [] });
-      await warmUp({ log, model: model(() => Promise.reject(new HostError("bad_input:llm", "OPENAI_API_KEY is not set."))), store, registry: { visible: () => [] }, others: [] });
-      expect(warnings.filter((w) => !w.includes("current"))).toEqual([]);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    // Direct mode (null) and a model whose key is missing (bad_input) are the first turn's to report.
+    await warmUp({ log, model: model(async () => null), store, registry: { visible: () => [] }, others: [] });
+    await warmUp({ log, model: model(() => Promise.reject(new HostError("bad_input:llm", "OPENAI_API_KEY is not set."))), store, registry: { visible: () => [] }, others: [] });
+    expect(warnings.filter((w) => !w.includes("current"))).toEqual([]);
   });
 });
