@@ -29,6 +29,12 @@ export interface ModelViews {
   current(sessionId: string): Promise<ViewSnapshot>;
   /** Drops a session's view (deleted, or compacted: the next `current` rebuilds it from the database). */
   forget(sessionId: string): void;
+  /**
+   * An item this host has just appended or updated (with its turn, when the turn is new). A new item right after
+   * everything the view holds, or a new state of the one unsettled item it ends with, is taken in without being
+   * read back; anything else is left to the next read, which also catches what other hosts wrote.
+   */
+  written(sessionId: string, item: TimelineItem, turn?: Pick<TurnInfo, "id" | "mode">): void;
 }
 
 /** Sessions whose views are kept; the least recently used one is dropped beyond this. */
@@ -56,7 +62,7 @@ class ViewBuilder {
   readonly visible: TimelineItem[];
   /** `raw[0 .. settledRaw)` never change; they are `visible[0 .. settledVisible)`. */
   settledRaw = 0;
-  private settledVisible = 0;
+  private settledVisible: number;
   /** Messages of `visible[0 .. cut)`: a cut before an item that starts a new message, so the rest converts alone. */
   private cut = 0;
   private readonly prefix: ChatMessage[] = [];
@@ -65,6 +71,7 @@ class ViewBuilder {
 
   constructor(readonly compaction: FactItem | null, readonly direct: Set<string>) {
     this.visible = compaction ? [compaction] : [];
+    this.settledVisible = this.visible.length; // the summary is settled
   }
 
   private shows(item: TimelineItem): boolean {
@@ -245,8 +252,33 @@ export function createModelViews(store: Pick<Store, "items" | "turns">): ModelVi
     return run;
   };
 
+  const written = (sessionId: string, item: TimelineItem, turn?: Pick<TurnInfo, "id" | "mode">) => {
+    const entry = entries.get(sessionId);
+    if (!entry) return;
+    // After any read already queued: that read may have taken the item in already (its seq is then behind).
+    entry.busy = entry.busy.then(() => {
+      const { builder } = entry;
+      if (entries.get(sessionId) !== entry || reshapes(item)) return;
+      if (turn && item.turnId === turn.id && !entry.knownTurns.has(turn.id)) {
+        entry.knownTurns.add(turn.id);
+        if (turn.mode === "direct") builder.direct.add(turn.id);
+      }
+      if (item.turnId && !entry.knownTurns.has(item.turnId)) return;
+      const unsettled = builder.raw.length - builder.settledRaw;
+      if (unsettled === 0 && item.seq === entry.nextSeq) {
+        builder.append([item]);
+        entry.nextSeq = item.seq + 1;
+      } else if (unsettled === 1 && builder.raw.at(-1)?.id === item.id && item.seq === entry.nextSeq - 1) {
+        builder.truncate();
+        builder.append([item]);
+      } else return;
+      builder.settle();
+    }).catch(() => {});
+  };
+
   return {
     current,
+    written,
     forget(sessionId) {
       entries.delete(sessionId);
     },

@@ -75,6 +75,20 @@ export interface SessionLink {
   onLost(fn: (sessionId: string) => void): Disposer;
 }
 
+/** The item writes of a turn, each item written also told to `tell` (the session's model view). */
+function toldItems(items: Store["items"], tell: (item: TimelineItem) => void): Store["items"] {
+  const told = <A extends unknown[], T extends TimelineItem>(write: (...args: A) => Promise<T>) => async (...args: A) => {
+    const item = await write(...args);
+    tell(item);
+    return item;
+  };
+  return {
+    ...items,
+    appendMessage: told(items.appendMessage), updateMessage: told(items.updateMessage),
+    appendToolCall: told(items.appendToolCall), finishToolCall: told(items.finishToolCall), appendFact: told(items.appendFact),
+  };
+}
+
 /** A direct-mode turn: the user runs one tool by hand (CORE-14). */
 const directCall = (name: string, args: unknown) => async (d: TurnDeps, ctx: TurnContext): Promise<TurnEnd> => {
   await runToolCall(d, ctx, { callId: `direct-${randomUUID()}`, name, args });
@@ -225,39 +239,38 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
     return deps.attachments(list);
   };
 
+  /** `session`: its row when the caller has just read it, else its id. */
   const startTurn = async (
-    sessionId: string, mode: TurnInfo["mode"], text: string, body: (deps: TurnDeps, ctx: TurnContext) => Promise<TurnEnd>, compactAt?: number,
+    session: SessionRow | string, mode: TurnInfo["mode"], text: string, body: (deps: TurnDeps, ctx: TurnContext) => Promise<TurnEnd>, compactAt?: number,
   ) => {
-    const session = await requireSession(sessionId);
+    if (typeof session === "string") session = await requireSession(session);
+    const sessionId = session.id;
     if (running.has(sessionId)) throw new HostError("conflict:session", "A turn is already running in this session; stop it or wait for it to finish.");
     const controller = new AbortController();
     const entry: Running = { turnId: "", controller, done: Promise.resolve() };
     running.set(sessionId, entry); // claimed before any await: two sends cannot both start a turn
-    let turn: TurnInfo | undefined;
+    let turn: TurnInfo;
     try {
       // Across hosts (SCALE-2): the lease before the turn's row, so a running turn always has a live lease.
       if (link) entry.release = (await link.claim(sessionId)).release;
-      turn = await store.turns.create(sessionId, mode);
+      const started = await store.turns.start(sessionId, mode, text);
+      turn = started.turn;
       entry.turnId = turn.id;
+      views.written(sessionId, started.message, turn);
       emit(sessionId, { type: "turn", turn });
       listChanged();
-      const user = await store.items.appendMessage(sessionId, { turnId: turn.id, role: "user", text, state: "complete" });
-      emit(sessionId, { type: "item", item: user });
+      emit(sessionId, { type: "item", item: started.message });
     } catch (error) {
-      if (turn) {
-        const failed = await store.turns.finish(turn.id, { status: "failed", reason: `Could not record the message: ${messageOf(error)}` }).catch(() => null);
-        if (failed) emit(sessionId, { type: "turn", turn: failed });
-      }
+      // Neither the turn nor its message was recorded.
       running.delete(sessionId);
       await entry.release?.().catch(() => {});
-      listChanged();
       throw error;
     }
 
     /** Auto compaction is not tried again in a turn after a failed summary, or when compacting could not get under the threshold. */
     let autoCompaction = true;
     const local: TurnDeps = {
-      store,
+      store: { ...store, items: toldItems(store.items, (item) => views.written(sessionId, item)) },
       view: (id) => views.current(id),
       beforeStep: async (c, model) => {
         if (!autoCompaction) return;
@@ -290,7 +303,7 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
         try {
           await fn({
             sessionId, workspace: session.workspace, turnId: turn.id,
-            appendFact: async (fact) => local.emitItem(await store.items.appendFact(sessionId, { turnId: turn.id, ...fact })),
+            appendFact: async (fact) => local.emitItem(await local.store.items.appendFact(sessionId, { turnId: turn.id, ...fact })),
           });
         } catch (error) {
           log.error(`an after-turn hook failed for turn ${turn.id}: ${messageOf(error)}`, { session: sessionId });
@@ -445,13 +458,13 @@ export function createSessionService(scope: Scope, deps: SessionDeps): SessionSe
       const facts = [invocation?.fact, attached].filter((f) => f !== undefined && f !== null);
       if (facts.length > 0) {
         // The skill's instructions, a prompt's messages or the attached resources follow the user's message as user context; with a model the turn goes on.
-        return startTurn(input.sessionId, configured ? "model" : "direct", input.text, async (d, ctx) => {
+        return startTurn(session, configured ? "model" : "direct", input.text, async (d, ctx) => {
           for (const f of facts) d.emitItem(await d.store.items.appendFact(ctx.sessionId, { turnId: ctx.turnId, ...f }));
           return configured ? runModelTurn(d, ctx, configured.model, configured.maxSteps) : { status: "completed", reason: null, steps: 0 };
         }, configured?.compactAt);
       }
       if (!configured) throw new HostError("bad_input:session", "No model is configured.", { reason: "no_model" });
-      return startTurn(input.sessionId, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps), configured.compactAt);
+      return startTurn(session, "model", input.text, (d, ctx) => runModelTurn(d, ctx, configured.model, configured.maxSteps), configured.compactAt);
     },
     async callTool(input) {
       checkCallArgs(input.name, input.args);

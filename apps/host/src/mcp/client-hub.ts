@@ -22,6 +22,8 @@ export interface ClientHubDeps {
   broker: Pick<ApprovalBroker, "ask" | "pending" | "answer" | "onChange">;
   /** The workspace roots every server is told (`roots/list`). */
   roots(): Promise<McpRoot[]>;
+  /** A connection started listening for roots changes (it may list the roots from now on). */
+  rootsWatched?(): void;
   log: Log;
   /** Level asked of servers that log (default `info`). */
   logLevel?: McpLogLevel;
@@ -51,6 +53,8 @@ export interface ClientHub {
   setLogLevel(input: unknown): Promise<McpLogs>;
   /** The roots changed: every connection sends `notifications/roots/list_changed`. */
   rootsChanged(): void;
+  /** Whether any connection listens for roots changes (none: there is nobody to tell). */
+  watchingRoots(): boolean;
   readonly logLevel: McpLogLevel;
   readonly live: Pick<LiveSources, "elicitations" | "mcpLogs">;
 }
@@ -122,6 +126,7 @@ export function createClientHub(deps: ClientHubDeps): ClientHub {
       roots: () => deps.roots(),
       watchRoots(fn) {
         rootWatchers.add(fn);
+        deps.rootsWatched?.();
         return () => void rootWatchers.delete(fn);
       },
       log(message) {
@@ -209,6 +214,7 @@ export function createClientHub(deps: ClientHubDeps): ClientHub {
     rootsChanged() {
       for (const fn of [...rootWatchers]) fn();
     },
+    watchingRoots: () => rootWatchers.size > 0,
     logLevel: level,
     live: {
       elicitations: (signal) => changes.snapshots(signal),

@@ -14,7 +14,7 @@ import { mcpStatus } from "./status.js";
 import type { Prober } from "./probe.js";
 import { createClientHub } from "./client-hub.js";
 import type { ApprovalBroker } from "../permissions/broker.js";
-import { rootsKey, rootsOf } from "./roots.js";
+import { createRootsWatch, rootsOf } from "./roots.js";
 import type { Log } from "../core/log.js";
 import { createLog } from "../core/log.js";
 import { createMcpFeatures, type McpFeatures } from "./features.js";
@@ -89,10 +89,18 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
   const log = deps.log ?? createLog("mcp");
   const workspaces = deps.workspaces ?? (async () => (await deps.db.store.sessions.list()).map((s) => s.workspace));
   const roots = async () => rootsOf(await workspaces());
+  // Tells connected servers when the sessions' workspaces change (a connection that starts listening checks too).
+  const rootsWatch = createRootsWatch({
+    roots,
+    listening: () => clientHub.watchingRoots(),
+    changed: () => clientHub.rootsChanged(),
+    failed: (error) => log.warn(`mcp: could not read the workspaces for roots: ${messageOf(error)}`),
+  });
   const noBroker: ApprovalBroker["ask"] = () => Promise.reject(new Error("Seam has no one to ask here."));
   const clientHub = createClientHub({
     broker: deps.broker ?? { ask: noBroker, pending: () => [], answer: () => {}, onChange: () => () => {} },
     roots,
+    rootsWatched: () => rootsWatch.check(),
     log,
   });
   const lookup = (name: string) => deps.secrets.get(name)?.value;
@@ -147,21 +155,6 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     callback: (params) => oauth.complete(params),
     listening: (origin) => oauth.setCallbackOrigin(origin),
   };
-  let lastRoots: string | null = null;
-  let checking = Promise.resolve();
-  // Turns starting and ending change the list too: the changes that come while a check waits share one read.
-  let queued = false;
-  const workspacesChanged = () => {
-    if (queued) return;
-    queued = true;
-    checking = checking.then(async () => {
-      queued = false;
-      const key = rootsKey(await roots());
-      if (lastRoots !== null && key !== lastRoots) clientHub.rootsChanged();
-      lastRoots = key;
-    }).catch((error: unknown) => log.warn(`mcp: could not read the workspaces for roots: ${messageOf(error)}`));
-  };
-  workspacesChanged();
   const features = createMcpFeatures(hub, (name) => svc.list().find((v) => v.config.name === name));
   // list_mcp_resources / read_mcp_resource, while a ready server advertises resources (MCP-9).
   scope.add(registerResourceTools(deps.registry, features, hub), "mcp:resource-tools");
@@ -189,7 +182,7 @@ export async function create(scope: Scope, deps: Deps): Promise<Interface> {
     oauth: oauthApi,
     messages: { attachmentsFact, promptInvocation },
     live: { mcp: (signal) => svc.events(signal), ...clientHub.live },
-    workspacesChanged,
+    workspacesChanged: () => rootsWatch.check(),
     status: () => mcpStatus(toolsOf(deps.registry, "mcp"), svc.list()),
     instructions: () => instructionsBlock(hub.list()),
     settled: () => svc.settled(),

@@ -23,3 +23,35 @@ export function rootsOf(workspaces: readonly string[]): McpRoot[] {
 
 /** A key that changes exactly when the set of roots does (their order follows use, which does not count as a change). */
 export const rootsKey = (roots: readonly McpRoot[]) => roots.map((r) => r.uri).sort().join("\n");
+
+/**
+ * Tells the servers when the roots change (MCP-13). `check()` runs at every change of the sessions list: while no
+ * connection listens it reads nothing (a connection lists the roots itself when it connects); the first check after
+ * one starts listening records the roots it will see, and later checks tell every listener when the set differs.
+ * Checks that come while one waits share one read.
+ */
+export function createRootsWatch(deps: {
+  roots(): Promise<McpRoot[]>;
+  listening(): boolean;
+  changed(): void;
+  failed(error: unknown): void;
+}): { check(): void } {
+  let last: string | null = null;
+  let queued = false;
+  let chain = Promise.resolve();
+  const check = () => {
+    if (!deps.listening()) {
+      last = null;
+      return;
+    }
+    if (queued) return;
+    queued = true;
+    chain = chain.then(async () => {
+      queued = false;
+      const key = rootsKey(await deps.roots());
+      if (last !== null && key !== last) deps.changed();
+      last = key;
+    }).catch(deps.failed);
+  };
+  return { check };
+}

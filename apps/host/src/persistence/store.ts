@@ -31,6 +31,8 @@ export interface Store {
   };
   turns: {
     create(sessionId: string, mode: "model" | "direct"): Promise<TurnInfo>;
+    /** A new running turn with the user's message that starts it, in one transaction: both or neither. */
+    start(sessionId: string, mode: "model" | "direct", text: string): Promise<{ turn: TurnInfo; message: MessageItem }>;
     finish(id: string, result: { status: TurnStatus; reason?: string | null; steps?: number; usage?: { inputTokens?: number; outputTokens?: number } }): Promise<TurnInfo>;
     /** Oldest first. */
     list(sessionId: string): Promise<TurnInfo[]>;
@@ -164,9 +166,16 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     await t.session.update({ where: { id: sessionId }, data: { updatedAt: at }, select: { id: true } });
     return t.turn.create({ data: { sessionId, mode, status: "running", startedAt: at } });
   };
-  const insertMessage = async (t: Tx, sessionId: string, m: Parameters<Store["items"]["appendMessage"]>[1], at: Date) => {
+  const insertMessage = async (t: Tx, sessionId: string, m: Parameters<Store["items"]["appendMessage"]>[1], at: Date) =>
+    createMessage(t, sessionId, m, await nextSeq(t, sessionId, at), at);
+  const createMessage = (t: Tx, sessionId: string, m: Parameters<Store["items"]["appendMessage"]>[1], seq: number, at: Date) =>
+    t.message.create({ data: { sessionId, turnId: m.turnId, seq, role: m.role, text: m.text, state: m.state, createdAt: at } });
+  /** A turn and its user message: the seq bump also bumps the session's updatedAt, so the turn needs no update of its own. */
+  const insertStart = async (t: Tx, sessionId: string, mode: TurnInfo["mode"], text: string, at: Date) => {
     const seq = await nextSeq(t, sessionId, at);
-    return t.message.create({ data: { sessionId, turnId: m.turnId, seq, role: m.role, text: m.text, state: m.state, createdAt: at } });
+    const turn = await t.turn.create({ data: { sessionId, mode, status: "running", startedAt: at } });
+    const message = await createMessage(t, sessionId, { turnId: turn.id, role: "user", text, state: "complete" }, seq, at);
+    return { turn, message };
   };
   const insertFact = async (t: Tx, sessionId: string, f: Parameters<Store["items"]["appendFact"]>[1], at: Date) => {
     const payloadJson = f.payload === undefined ? null : toJson(f.payload, "fact payload");
@@ -206,6 +215,11 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     create: (sessionId, mode) => op(`session ${sessionId}`, async () => {
       const at = now();
       return turnInfo(await tx((t) => insertTurn(t, sessionId, mode, at)));
+    }),
+    start: (sessionId, mode, text) => op(`session ${sessionId}`, async () => {
+      const at = now();
+      const { turn, message } = await tx((t) => insertStart(t, sessionId, mode, text, at));
+      return { turn: turnInfo(turn), message: messageItem(message) };
     }),
     finish: (id, r) => op(`turn ${id}`, async () => {
       if (r.status === "running") throw new HostError("bad_input:session", "a turn cannot finish as running");
@@ -360,7 +374,7 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
       await tx(async (t) => {
         const at = now();
         const session = await t.session.create({ data: { title: "warm-up", workspace: "warm-up" } });
-        const turn = await insertTurn(t, session.id, "model", at);
+        const { turn } = await insertStart(t, session.id, "model", "warm-up", at);
         await writeSteps(t, turn.id, 1);
         await insertFact(t, session.id, { turnId: turn.id, factKind: "warm-up", text: "warm-up", payload: { digest: "warm-up" } }, at);
         const message = await insertMessage(t, session.id, { turnId: turn.id, role: "assistant", text: "", state: "streaming" }, at);

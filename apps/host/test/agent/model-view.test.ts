@@ -90,36 +90,113 @@ describe("the model view (CTX-4)", () => {
     expect(viewOfTimeline(items, [turn("t1")]).messages()).toEqual(view.messages());
   });
 
-  it("CTX-4: a view grown item by item (calls running, then finished; direct calls; facts) gives the same messages as one built at once", async () => {
+  it("CTX-4: after a compaction, an item that settles later keeps every settled item before it in the view", async () => {
+    const summary = fact(3, COMPACTION_FACT, "Summary of the earlier conversation:\n\nS", { upToSeq: 2, itemsCompacted: 2, tokensBefore: 10, tokensAfter: 5, trigger: "manual", focus: null });
+    const running: TimelineItem = {
+      kind: "tool_call", id: "c5", seq: 5, turnId: "t1", createdAt: at, callId: "call-5", name: "read_file", args: { path: "a.txt" },
+      status: "running", canonical: null, rendered: null, error: null, startedAt: at, endedAt: null,
+    };
+    const items: TimelineItem[] = [message(1, "user", "old"), message(2, "assistant", "old answer"), summary, message(4, "user", "read a.txt"), running];
+    const { store } = memory(items, [turn("t1")]);
+    const views = createModelViews(store);
+    const first = await views.current("s");
+    expect(first.settledCount).toBe(2); // the summary and the user's message
+    items[4] = { ...running, status: "ok", rendered: "contents", endedAt: at };
+    const view = await views.current("s");
+    expect(view.items.map((i) => i.seq)).toEqual([3, 4, 5]);
+    expect(view.messages()).toEqual(viewOfTimeline(items, [turn("t1")]).messages());
+  });
+
+  /** A pseudo-random session grown item by item: messages, running calls that finish later, empty facts, direct calls. */
+  async function grow(tell: boolean) {
     const items: TimelineItem[] = [];
     const turns = [turn("t1"), turn("d1", "direct")];
-    const { store } = memory(items, turns);
+    const { store, calls } = memory(items, turns);
     const views = createModelViews(store);
     let seq = 0;
     const call = (turnId: string, status: "running" | "ok"): TimelineItem => ({
       kind: "tool_call", id: `c${++seq}`, seq, turnId, createdAt: at, callId: `call-${seq}`, name: "read_file", args: { path: `${seq}.txt` },
       status, canonical: null, rendered: status === "ok" ? `contents ${seq}` : null, error: null, startedAt: at, endedAt: status === "ok" ? at : null,
     });
-    // A fixed pseudo-random walk: messages, running calls that finish later, empty facts, direct calls.
+    // Told writes skip some items (written elsewhere) and tell the turns only sometimes.
+    const write = (item: TimelineItem, n: number) => {
+      if (tell && n % 5 !== 0) views.written("s", item, n % 2 ? turns.find((t) => t.id === item.turnId) : undefined);
+    };
     let state = 7;
     const next = () => (state = (state * 1103515245 + 12345) % 2147483648) % 6;
     for (let step = 0; step < 120; step++) {
       const r = next();
-      if (r === 0) items.push(message(++seq, "user", `u${seq}`));
-      else if (r === 1) items.push(message(++seq, "assistant", `a${seq}`));
-      else if (r === 2) items.push(call("t1", "running"));
-      else if (r === 3) items.push(fact(++seq, "auxiliary", "", null));
-      else if (r === 4) items.push(call("d1", "ok"));
-      else items.push(fact(++seq, "note", `n${seq}`));
+      const item = r === 0 ? message(++seq, "user", `u${seq}`)
+        : r === 1 ? message(++seq, "assistant", `a${seq}`)
+        : r === 2 ? call("t1", "running")
+        : r === 3 ? fact(++seq, "auxiliary", "", null)
+        : r === 4 ? call("d1", "ok")
+        : fact(++seq, "note", `n${seq}`);
+      items.push(item);
+      write(item, step);
       // Running calls finish a little later.
       if (step % 3 === 0) {
-        for (const [i, item] of items.entries()) {
-          if (item.kind === "tool_call" && item.status === "running") items[i] = { ...item, status: "ok", rendered: `done ${item.seq}`, endedAt: at };
+        for (const [i, it] of items.entries()) {
+          if (it.kind === "tool_call" && it.status === "running") {
+            items[i] = { ...it, status: "ok", rendered: `done ${it.seq}`, endedAt: at };
+            write(items[i] as TimelineItem, step + i);
+          }
         }
       }
       const view = await views.current("s");
       expect(view.messages(), `step ${step}`).toEqual(viewOfTimeline(items, turns).messages());
     }
+    return calls;
+  }
+
+  it("CTX-4: a view grown item by item (calls running, then finished; direct calls; facts) gives the same messages as one built at once", async () => {
+    const calls = await grow(false);
+    // Every step read from the first unsettled item on, never the whole session again.
+    expect(calls.filter((c) => c.startsWith("lastFact:"))).toHaveLength(1);
+  });
+
+  it("CTX-4: told this host's writes, in any mix with writes from elsewhere, the view still gives the same messages, and reads fewer items", async () => {
+    const untold = (await grow(false)).filter((c) => c.startsWith("since:")).length;
+    const told = (await grow(true)).filter((c) => c.startsWith("since:")).length;
+    expect(told).toBeLessThan(untold);
+  });
+
+  it("CTX-4: an item written here right after what the view holds, or the new state of its one unsettled item, is not read back; anything else is", async () => {
+    const items: TimelineItem[] = [message(1, "user", "hi"), message(2, "assistant", "hello")];
+    const { store, calls } = memory(items, [turn("t1"), turn("t2"), turn("t3")]);
+    const views = createModelViews(store);
+    await views.current("s");
+
+    // The user's message of a new turn, told with the turn: only the last-seq row is read.
+    const push = (item: TimelineItem, told = true, withTurn = true) => {
+      items.push(item);
+      if (told) views.written("s", item, withTurn && item.turnId ? turn(item.turnId) : undefined);
+    };
+    push(message(3, "user", "next", "complete", "t2"));
+    calls.length = 0;
+    expect((await views.current("s")).messages().at(-1)).toEqual({ role: "user", text: "next" });
+    expect(calls).toEqual(["lastSeq"]);
+
+    // A streaming answer, then its final state.
+    push(message(4, "assistant", "Par", "streaming", "t2"));
+    items[3] = message(4, "assistant", "Partly done", "complete", "t2");
+    views.written("s", items[3] as TimelineItem);
+    calls.length = 0;
+    expect((await views.current("s")).messages().at(-1)).toEqual({ role: "assistant", text: "Partly done", toolCalls: [] });
+    expect(calls).toEqual(["lastSeq"]);
+
+    // Seq 5 written elsewhere, then seq 6 told here: 6 does not follow what the view holds, so both are read.
+    push(message(5, "user", "from another host", "complete", "t2"), false);
+    push(message(6, "assistant", "reply", "complete", "t2"));
+    calls.length = 0;
+    expect((await views.current("s")).messages().slice(-2).map((m) => (m.role === "tool" ? m.output : m.text))).toEqual(["from another host", "reply"]);
+    expect(calls).toEqual(["lastSeq", "since:5"]);
+
+    // An item of a turn the view has not seen, told without the turn: read, with its turn.
+    push(message(7, "user", "new turn", "complete", "t3"), true, false);
+    calls.length = 0;
+    expect((await views.current("s")).messages().at(-1)).toEqual({ role: "user", text: "new turn" });
+    expect(calls).toEqual(["lastSeq", "since:7", "turns:t3"]);
   });
 
   it("CTX-4: a deleted session's view is dropped, and at most VIEWS_MAX sessions are kept", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApprovalBroker } from "../../src/permissions/broker.js";
 import { createClientHub, NO_SESSION_REASON } from "../../src/mcp/client-hub.js";
 import { LogRing, logText, MCP_LOG_TEXT_MAX } from "../../src/mcp/log-ring.js";
-import { rootsOf } from "../../src/mcp/roots.js";
+import { createRootsWatch, rootsOf } from "../../src/mcp/roots.js";
 import type { Log } from "../../src/core/log.js";
 
 const log = { debug() {}, info() {}, warn() {}, error() {} } as unknown as Log;
@@ -93,12 +93,16 @@ describe("client hub (MCP-12, MCP-13)", () => {
     await expect(hub.setLogLevel({ name: "nope", level: "error" })).rejects.toThrow(/not running/);
   });
 
-  it("roots watchers hear a change", () => {
-    const hub = createClientHub({ broker: createApprovalBroker(), roots: async () => [], log });
+  it("roots watchers hear a change; the hub says whether any connection listens and when one starts to", () => {
+    let started = 0;
+    const hub = createClientHub({ broker: createApprovalBroker(), roots: async () => [], rootsWatched: () => started++, log });
+    expect(hub.watchingRoots()).toBe(false);
     let told = 0;
     const off = hub.forServer("s").surface.watchRoots(() => told++);
+    expect([hub.watchingRoots(), started]).toEqual([true, 1]);
     hub.rootsChanged();
     void off();
+    expect(hub.watchingRoots()).toBe(false);
     hub.rootsChanged();
     expect(told).toBe(1);
   });
@@ -122,5 +126,56 @@ describe("log ring and roots", () => {
 
   it("roots: each workspace once, as file:// URIs named after the folder", () => {
     expect(rootsOf(["/a/one", "/b/two", "/a/one"])).toEqual([{ uri: "file:///a/one", name: "one" }, { uri: "file:///b/two", name: "two" }]);
+  });
+
+  it("roots watch (MCP-13): reads nothing while no connection listens; then records the roots, and tells listeners only when the set changes", async () => {
+    let workspaces = ["/a"];
+    let reads = 0;
+    let listening = false;
+    let changed = 0;
+    const failures: unknown[] = [];
+    const watch = createRootsWatch({
+      roots: async () => {
+        reads++;
+        return rootsOf(workspaces);
+      },
+      listening: () => listening,
+      changed: () => changed++,
+      failed: (error) => failures.push(error),
+    });
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    watch.check();
+    workspaces = ["/a", "/b"];
+    watch.check();
+    await settle();
+    expect([reads, changed]).toEqual([0, 0]);
+
+    // A connection starts listening: its first check records what it will list, and tells nobody.
+    listening = true;
+    watch.check();
+    await settle();
+    expect([reads, changed]).toEqual([1, 0]);
+    // The same set in another order is no change; a new workspace is.
+    workspaces = ["/b", "/a"];
+    watch.check();
+    await settle();
+    expect([reads, changed]).toEqual([2, 0]);
+    workspaces = ["/b", "/a", "/c"];
+    // Changes that come while a check waits share one read.
+    watch.check();
+    watch.check();
+    watch.check();
+    await settle();
+    expect([reads, changed]).toEqual([3, 1]);
+
+    // Nobody listens again: nothing is read; a later listener starts from a fresh record.
+    listening = false;
+    workspaces = ["/d"];
+    watch.check();
+    listening = true;
+    watch.check();
+    await settle();
+    expect([reads, changed]).toEqual([4, 1]);
+    expect(failures).toEqual([]);
   });
 });

@@ -85,6 +85,23 @@ describe("store.turns", () => {
     expect((await db.store.turns.list(s.id)).map((x) => [x.id, x.status, x.steps])).toEqual([[t.id, "stopped", 3], [t2.id, "completed", 1]]);
     await expect(db.store.turns.finish(t2.id, { status: "running" })).rejects.toMatchObject({ code: "bad_input:session" });
   });
+  it("starts a turn with its user message in one write: both recorded, the session moved to the top of the list; an unknown session records neither", async () => {
+    const a = await db.store.sessions.create({ title: "a", workspace: "/a" });
+    await sleep(5);
+    const b = await db.store.sessions.create({ title: "b", workspace: "/b" });
+    await db.store.items.appendFact(a.id, { turnId: null, factKind: "note", text: "before", payload: null });
+    await sleep(5);
+    const { turn, message } = await db.store.turns.start(a.id, "model", "list the files");
+    expect(turn).toMatchObject({ sessionId: a.id, status: "running", mode: "model", steps: 0, endedAt: null });
+    expect(message).toMatchObject({ kind: "message", seq: 2, turnId: turn.id, role: "user", text: "list the files", state: "complete" });
+    expect(await db.store.items.list(a.id)).toEqual([expect.objectContaining({ seq: 1 }), message]);
+    expect(await db.store.items.lastSeq(a.id)).toBe(2);
+    expect((await db.store.sessions.list()).map((x) => x.id)).toEqual([a.id, b.id]);
+
+    await notFound(db.store.turns.start("nope", "model", "x"));
+    expect(await db.prisma.turn.count()).toBe(1);
+    expect(await db.prisma.message.count()).toBe(1);
+  });
 });
 
 describe("store.items", () => {
