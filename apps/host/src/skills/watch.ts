@@ -9,7 +9,11 @@ export interface WatchHandle { close(): Promise<void> }
 
 export interface WatchRequest {
   path: string;
-  depth: number;
+  /**
+   * `root`: a skills root with its skill folders' entries (two levels: `<root>/<skill>/SKILL.md`); `ancestor`: the
+   * nearest existing ancestor of a missing root, only for an entry of it to come or go.
+   */
+  kind: "root" | "ancestor";
   ignored(path: string): boolean;
   onEvent(event: string, path: string): void;
   /** A failure after the watcher became ready. */
@@ -23,14 +27,14 @@ export type WatcherFactory = (request: WatchRequest) => Promise<WatchHandle>;
 export const loadChokidar = () => import("chokidar");
 
 export const chokidarWatcher: WatcherFactory = async (request) => {
-  if (request.depth === 0) return entryWatcher(request);
+  if (request.kind === "ancestor") return entryWatcher(request);
   const { watch } = await loadChokidar();
   return startWatcher(watch, request);
 };
 
 /**
- * A folder watched only for an entry of it to come or go (depth 0: the nearest existing ancestor of a missing root,
- * often the workspace or the home folder): one `fs.watch`, whose events name the entry. chokidar lists the whole
+ * A folder watched only for an entry of it to come or go (an `ancestor` request: the nearest existing ancestor of a
+ * missing root, often the workspace or the home folder): one `fs.watch`, whose events name the entry. chokidar lists the whole
  * folder again (a readdir and an lstat per entry) on every change in it, which a database or a shell history
  * written there makes many times a second. An event without a name reports the folder itself.
  */
@@ -48,7 +52,7 @@ const entryWatcher = (request: WatchRequest) => new Promise<WatchHandle>((resolv
 });
 
 const startWatcher = (watch: typeof import("chokidar").watch, request: WatchRequest) => new Promise<WatchHandle>((resolve, reject) => {
-  const watcher = watch(request.path, { ignoreInitial: true, depth: request.depth, ignored: (p: string) => request.ignored(p) });
+  const watcher = watch(request.path, { ignoreInitial: true, depth: 1, ignored: (p: string) => request.ignored(p) });
   let ready = false;
   watcher.on("all", (event, path) => request.onEvent(event, path));
   watcher.on("error", (error) => {
@@ -139,7 +143,7 @@ export function watchRoot(root: string, opts: { factory: WatcherFactory; onChang
       try {
         const h = await opts.factory({
           path: target,
-          depth: atRoot ? 1 : 0,
+          kind: atRoot ? "root" : "ancestor",
           ignored: atRoot ? (p) => !watchedPath(root, p) : (p) => !(p === target || isInside(p, root)),
           onEvent,
           onError,

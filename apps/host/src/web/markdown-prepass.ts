@@ -52,7 +52,7 @@ const TITLE_END = /<\/title/gi;
 const PARENT_TAG = /<[a-z][\w-]*\b([^<>]*)>\s*$/i;
 
 /** Link targets that run code or inline data rather than name a page. */
-export const UNSAFE_SCHEME = /^\s*(?:javascript|vbscript|data):/i;
+const UNSAFE_SCHEME = /^\s*(?:javascript|vbscript|data):/i;
 
 /** `lang-x` or `language-x` on a code block; GitHub's `highlight-source-x` on its wrapper. */
 const LANGUAGE_CLASS = /(?:^|\s)lang(?:uage)?-([\w+#.-]+)/i;

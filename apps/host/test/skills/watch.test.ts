@@ -69,7 +69,7 @@ describe("host watchers (SKL-4, chokidar)", () => {
     await fx.skills.list(fx.workspace);
     const root = join(fx.base, roots.projectDsh);
     const request = requests.find((r) => r.path === root)!;
-    expect(request.depth).toBe(1);
+    expect(request.kind).toBe("root");
     const reasons: string[] = [];
     fx.skills.onChange((e) => void reasons.push(e.reason));
     request.onEvent("add", join(root, "pdf", "scripts", "run.sh"));
