@@ -22,6 +22,7 @@ import type { SessionTopic } from "@seam/shared";
 import { freePort, startScriptedModel } from "../packages/testkit/src/index.js";
 import { hostClient } from "./node-client.js";
 import { cpuSeconds, memory } from "./proc-tree.js";
+import { HOST_MAIN_PATH, hostServer } from "../scripts/host-server.mjs";
 import { webServer, webServerMissing } from "../scripts/web-server.mjs";
 import { percentile } from "./stats.js";
 
@@ -30,8 +31,10 @@ const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 2000);
 const root = fileURLToPath(new URL("..", import.meta.url));
 // BENCH_HOST_MAIN runs another build of the host; BENCH_COMPARE_MAIN measures a second build (e.g. the base
 // commit's, for a "before" column) in the same runs, interleaved, so both see the same machine load.
-const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, "apps/host/dist/bundle/main.js");
+const hostMain = process.env.BENCH_HOST_MAIN ?? join(root, HOST_MAIN_PATH);
 const compareMain = process.env.BENCH_COMPARE_MAIN;
+// The compared build's node flags (space-separated; "" for none) when they differ from this checkout's (HOST_NODE_FLAGS).
+const compareFlags = process.env.BENCH_COMPARE_NODE_FLAGS?.split(" ").filter(Boolean);
 const webBuilt = webServerMissing(root) === null;
 const quietEnv = { NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1", PRISMA_HIDE_UPDATE_MESSAGE: "1", DO_NOT_TRACK: "1" };
 
@@ -69,6 +72,7 @@ async function startBare(): Promise<Started> {
 }
 
 async function startSeam(withWeb: boolean, modelURL: string, again?: string, main = hostMain): Promise<Started> {
+  const hostArgs = (extra: string[]) => main !== hostMain && compareFlags ? [...compareFlags, main, ...extra] : hostServer(root, extra, main).args;
   const home = again ?? mkdtempSync(join(tmpdir(), "seam-bench-startup-"));
   const token = `bench-${"x".repeat(40)}`;
   if (!again) writeFileSync(join(home, "host-token"), `${token}\n`, { mode: 0o600 });
@@ -79,7 +83,7 @@ async function startSeam(withWeb: boolean, modelURL: string, again?: string, mai
     SEAM_MODEL_PROVIDER: "openai-compatible", SEAM_MODEL_BASE_URL: modelURL, SEAM_MODEL: "bench",
   };
   const t0 = performance.now();
-  const children = [spawn(process.execPath, [main, "--home", home, "--port", String(port), "--web-port", String(webPort)], { env, stdio: "ignore" })];
+  const children = [spawn(process.execPath, hostArgs(["--home", home, "--port", String(port), "--web-port", String(webPort)]), { env, stdio: "ignore" })];
   if (withWeb) {
     const web = webServer(root, webPort);
     children.push(spawn(process.execPath, web.args, { env: { ...env, ...web.env }, stdio: "ignore" }));

@@ -1,7 +1,7 @@
 // `npm start`: install what is missing, build, migrate (the host migrates at start), start host + web, print the URL.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { ensureDependencies, ensureSystemTools, quietEnv, root, run, step } from "./lib.mjs";
+import { hostServer } from "./host-server.mjs";
 import { webServer, webServerMissing } from "./web-server.mjs";
 
 const hostPort = process.env.SEAM_HOST_PORT ?? "4317";
@@ -43,7 +43,7 @@ if (missing) {
 }
 
 step(`Starting the host on 127.0.0.1:${hostPort} and the web UI on 127.0.0.1:${webPort} (Ctrl+C stops both)`);
-start("host", [join(root, "apps/host/dist/bundle/main.js")]);
+start("host", hostServer(root).args);
 // The standalone Next.js server next build emits (scripts/web-server.mjs says why not `next start`).
 const web = webServer(root, webPort);
 start("web", web.args, web.env);
