@@ -62,6 +62,7 @@ const scriptFile = join(workspace, "bench-script.json");
 writeFileSync(scriptFile, JSON.stringify({ name: "bench", turns: [{ match: "", steps: [{ text: "ok" }] }] }));
 const cli = fileURLToPath(new URL("../packages/testkit/dist/scripted-model/main.js", import.meta.url));
 const server = spawn(process.execPath, [cli, "--scripts", scriptFile], { stdio: ["ignore", "pipe", "inherit"] });
+process.once("exit", () => server.kill()); // also when the bench fails part-way
 const baseURL = await new Promise<string>((resolve, reject) => {
   server.once("exit", (code) => reject(new Error(`the scripted model exited (${code})`)));
   server.stdout!.on("data", (chunk: Buffer) => {
@@ -90,23 +91,25 @@ const host = await createHost(scope, {
 /** One turn: send, then wait for the turn's end on the session's live events. */
 async function step(sessionId: string): Promise<number> {
   const controller = new AbortController();
-  let ended!: () => void;
-  const done = new Promise<void>((r) => (ended = r));
+  let ended!: (turn: { status: string; reason: string | null }) => void;
+  const done = new Promise<{ status: string; reason: string | null }>((r) => (ended = r));
   const events = host.live.session(sessionId, controller.signal)[Symbol.asyncIterator]();
   const pump = (async () => {
     for (;;) {
       const next = await events.next();
       if (next.done) return;
-      if (next.value.type === "turn" && next.value.turn.status !== "running") ended();
+      if (next.value.type === "turn" && next.value.turn.status !== "running") ended(next.value.turn);
     }
   })();
   await new Promise((r) => setImmediate(r)); // the subscription is listening
   const t0 = performance.now();
   await host.sessions.send({ sessionId, text: "hello" });
-  await done;
+  const turn = await done;
   const elapsed = performance.now() - t0;
   controller.abort();
   await pump.catch(() => {});
+  // A turn that failed measured nothing worth printing.
+  if (turn.status !== "completed") throw new Error(`a bench turn ended ${turn.status}: ${turn.reason ?? "no reason given"}`);
   return elapsed;
 }
 

@@ -99,6 +99,9 @@ export interface Store {
 
 type Tx = Prisma.TransactionClient;
 
+/** Ids bound in one `IN (…)` query: under SQLite's 999 bound values (Prisma's limit there), with room for the rest of the query. */
+const IDS_PER_QUERY = 500;
+
 /** Settings are keyed by the capability that owns them ("lsp", "web", "model" for the llm); any other key, the db. */
 const settingOwner = (key: string): Capability => (key === "model" ? "llm" : isCapability(key) ? key : "db");
 
@@ -237,8 +240,13 @@ export function createStore(prisma: PrismaClient, opts: { gate?: Gate; now?: () 
     }),
     setSteps: (id, steps) => op(`turn ${id}`, async () => { await writeSteps(prisma, id, steps); }),
     byIds: (sessionId, ids) => op(`session ${sessionId}`, async () => {
-      if (ids.length === 0) return [];
-      const rows = await prisma.turn.findMany({ where: { sessionId, id: { in: [...new Set(ids)] } }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
+      const unique = [...new Set(ids)];
+      // In slices: one query may bind at most 999 values on SQLite (Prisma's limit), and a long session's view asks for more turns.
+      const rows = [];
+      for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
+        rows.push(...await prisma.turn.findMany({ where: { sessionId, id: { in: unique.slice(i, i + IDS_PER_QUERY) } } }));
+      }
+      rows.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       return rows.map(turnInfo);
     }),
     lastEnded: (sessionId, mode) => op(`session ${sessionId}`, async () => {

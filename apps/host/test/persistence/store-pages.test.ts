@@ -90,4 +90,17 @@ describe("store.turns.byIds / last", () => {
     const empty = await db.store.sessions.create({ title: "empty", workspace: "/w" });
     expect(await db.store.turns.last(empty.id)).toBeNull();
   });
+
+  it("CTX-4: reads more turns than one query may bind (a long session's view), oldest first", async () => {
+    const s = await db.store.sessions.create({ title: "long", workspace: "/w" });
+    // More than SQLite's 999 bound values; started at one moment, so the id breaks the ties.
+    const startedAt = new Date("2026-01-01T00:00:00.000Z");
+    await db.prisma.turn.createMany({ data: Array.from({ length: 1_200 }, () => ({ sessionId: s.id, mode: "model", status: "completed", startedAt })) });
+    await db.prisma.turn.create({ data: { sessionId: s.id, mode: "direct", status: "completed", startedAt: new Date("2025-12-31T00:00:00.000Z") } });
+    const all = await db.prisma.turn.findMany({ where: { sessionId: s.id }, orderBy: [{ startedAt: "asc" }, { id: "asc" }], select: { id: true } });
+    const ids = all.map((t) => t.id);
+    const got = await db.store.turns.byIds(s.id, [...ids].reverse().concat("nope"));
+    expect(got.map((t) => t.id)).toEqual(ids);
+    expect(got[0]?.mode).toBe("direct");
+  });
 });
