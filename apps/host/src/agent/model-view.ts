@@ -184,11 +184,18 @@ const reshapes = (item: TimelineItem) => item.kind === "fact" && (item.factKind 
 export function createModelViews(store: Pick<Store, "items" | "turns">): ModelViews {
   const entries = new Map<string, Entry>();
 
+  /** The view knows a turn once it knows whether it is direct (its items are then shown as direct calls). */
+  const knowTurn = (entry: Entry, turn: Pick<TurnInfo, "id" | "mode">) => {
+    if (turn.mode === "direct") entry.builder.direct.add(turn.id);
+    entry.knownTurns.add(turn.id);
+  };
+
   const learnTurns = async (sessionId: string, entry: Entry, items: readonly TimelineItem[]) => {
     const unknown = new Set<string>();
     for (const item of items) if (item.turnId && !entry.knownTurns.has(item.turnId)) unknown.add(item.turnId);
     if (unknown.size === 0) return;
-    for (const turn of await store.turns.byIds(sessionId, [...unknown])) if (turn.mode === "direct") entry.builder.direct.add(turn.id);
+    for (const turn of await store.turns.byIds(sessionId, [...unknown])) knowTurn(entry, turn);
+    // An id with no turn row (deleted meanwhile) is not asked for again.
     for (const id of unknown) entry.knownTurns.add(id);
   };
 
@@ -259,10 +266,7 @@ export function createModelViews(store: Pick<Store, "items" | "turns">): ModelVi
     entry.busy = entry.busy.then(() => {
       const { builder } = entry;
       if (entries.get(sessionId) !== entry || reshapes(item)) return;
-      if (turn && item.turnId === turn.id && !entry.knownTurns.has(turn.id)) {
-        entry.knownTurns.add(turn.id);
-        if (turn.mode === "direct") builder.direct.add(turn.id);
-      }
+      if (turn && item.turnId === turn.id) knowTurn(entry, turn);
       if (item.turnId && !entry.knownTurns.has(item.turnId)) return;
       const unsettled = builder.raw.length - builder.settledRaw;
       if (unsettled === 0 && item.seq === entry.nextSeq) {
